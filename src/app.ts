@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify from 'fastify';
+import { sql } from 'kysely';
+import { customFieldRoutes } from './custom-fields/routes.js';
+import { CustomField } from './custom-fields/schemas.js';
+import type { Api, AppDeps } from './http/api.js';
+import { bearerAuth } from './http/auth.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { badRequest, HttpError } from './http/errors.js';
+import { ErrorBody } from './http/schemas.js';
+import { validatorCompiler } from './http/validation.js';
+import { Segment, segmentRoutes } from './segments/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
+import { workspaceRoutes } from './workspaces/routes.js';
+import { TrackerFeatures, Workspace } from './workspaces/schemas.js';
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** The whole HTTP service, ready to listen; tests start it on a random port. */
+export async function buildApp(deps: AppDeps): Promise<Api> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization'],
+      // No client address in the log: raw IPs are never stored, logs included.
+      serializers: {
+        req: (request) => ({ id: request.id, method: request.method, url: request.url }),
+      },
+    },
+    trustProxy:
+      typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.decorateRequest('identity', null);
+  app.addHook('onRequest', async (request, reply) => {
+    // Keep a caller's own request id when it is sane, so its logs and ours line up.
+    const given = request.headers['x-request-id'];
+    reply.header(
+      'x-request-id',
+      typeof given === 'string' && REQUEST_ID.test(given) ? given : request.id,
+    );
+  });
+  // An empty JSON body (POST .../unlink from some clients) is no body, not a parse error.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(badRequest('The request body is not valid JSON.'), undefined);
+    }
+  });
+  registerErrorHandling(app);
+
+  for (const schema of [ErrorBody, Workspace, TrackerFeatures, CustomField, Segment]) {
+    app.addSchema(schema);
+  }
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Footfall API',
+        version: '1.0.0',
+        description:
+          'Which organisations visit your website and what they do there. ' +
+          'Every /v1 and /radar route needs `Authorization: Bearer <personal access token>`.',
+      },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, index) =>
+        typeof json.$id === 'string' ? json.$id : `def-${index}`,
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await sql`SELECT 1`.execute(deps.db);
+      return { status: 'ready' };
+    } catch {
+      reply.status(503);
+      return { status: 'database unreachable' };
+    }
+  });
+
+  await app.register(async (api) => {
+    await api.register(cors, { origin: false });
+    api.addHook('onRequest', bearerAuth(deps.tokens));
+    await api.register(rateLimit, {
+      max: config.rateLimitPerMinute,
+      timeWindow: 60_000,
+      hook: 'preValidation',
+      keyGenerator: (request) => request.identity?.tokenId ?? request.ip,
+      errorResponseBuilder: (_request, context) =>
+        new HttpError(
+          429,
+          `Rate limit of ${context.max} requests per minute reached; retry in ${context.after}.`,
+        ),
+    });
+    workspaceRoutes(api, deps);
+    customFieldRoutes(api, deps);
+    segmentRoutes(api, deps);
+    webhookRoutes(api, deps);
+  });
+
+  return app;
+}
+
+/** TRUST_PROXY as a hop count: trust that many proxies nearest to us. */
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}

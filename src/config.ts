@@ -1,0 +1,140 @@
+import path from 'node:path';
+
+/** Every setting Footfall reads, parsed and validated once at start-up. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute base URL used in pagination links and the tracking snippet; null means "from the request". */
+  publicUrl: string | null;
+  databaseUrl: string | null;
+  dataDir: string;
+  /** As Fastify's `trustProxy`. */
+  trustProxy: boolean | number | string[];
+  sessionsOrganisationLimit: number;
+  defaultUsageLimit: number;
+  sessionIdleSeconds: number;
+  webhookRetrySeconds: number[];
+  allowPrivateWebhooks: boolean;
+  geoipCityDb: string | null;
+  asnDb: string | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Master secret for token signing and encryption at rest; null means "generate once in DATA_DIR". */
+  tokenSecret: string | null;
+  /** Requests per minute per access token on the API. */
+  rateLimitPerMinute: number;
+}
+
+/** A setting with a bad value; start-up stops with this message. */
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    problem: string,
+  ) {
+    super(`Invalid setting ${setting}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `"${raw}" is not a whole number`);
+  const value = Number(raw);
+  if (value < min || value > max) {
+    throw new ConfigError(name, `${value} is outside ${min}..${max}`);
+  }
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+  if (['false', '0', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, `"${raw}" is not true or false`);
+}
+
+function absoluteUrl(env: Env, name: string, protocols: string[]): string | null {
+  const raw = text(env, name);
+  if (raw === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `"${raw}" is not an absolute URL`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(name, `"${raw}" must use ${protocols.join(' or ')}`);
+  }
+  return raw;
+}
+
+function trustProxy(env: Env): Config['trustProxy'] {
+  const raw = text(env, 'TRUST_PROXY');
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const addressLike = /^[0-9a-fA-F.:]+(\/\d{1,3})?$|^(loopback|linklocal|uniquelocal)$/;
+  for (const entry of entries) {
+    if (!addressLike.test(entry)) {
+      throw new ConfigError(
+        'TRUST_PROXY',
+        `"${entry}" is not true, a hop count, an address or a CIDR`,
+      );
+    }
+  }
+  return entries;
+}
+
+function retrySchedule(env: Env): number[] {
+  const raw = text(env, 'WEBHOOK_RETRY_SECONDS');
+  if (raw === undefined) return [60, 300, 1800, 7200];
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.length > 20 || parts.some((part) => !/^\d+$/.test(part) || Number(part) < 1)) {
+    throw new ConfigError(
+      'WEBHOOK_RETRY_SECONDS',
+      `"${raw}" must be up to 20 comma-separated whole numbers of seconds, each at least 1`,
+    );
+  }
+  return parts.map(Number);
+}
+
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `"${logLevel}" is not one of ${LOG_LEVELS.join(', ')}`);
+  }
+  const tokenSecret = text(env, 'TOKEN_SECRET') ?? null;
+  if (tokenSecret !== null && tokenSecret.length < 32) {
+    throw new ConfigError('TOKEN_SECRET', 'must be at least 32 characters long');
+  }
+  const publicUrl = absoluteUrl(env, 'PUBLIC_URL', ['http:', 'https:']);
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    publicUrl: publicUrl?.replace(/\/+$/, '') ?? null,
+    databaseUrl: absoluteUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    dataDir: path.resolve(cwd, text(env, 'DATA_DIR') ?? 'data'),
+    trustProxy: trustProxy(env),
+    sessionsOrganisationLimit: integer(env, 'SESSIONS_ORGANISATION_LIMIT', 10000, 1, 1_000_000),
+    defaultUsageLimit: integer(env, 'DEFAULT_USAGE_LIMIT', 10000, 0, 10_000_000),
+    sessionIdleSeconds: integer(env, 'SESSION_IDLE_SECONDS', 1800, 1, 86_400),
+    webhookRetrySeconds: retrySchedule(env),
+    allowPrivateWebhooks: boolean(env, 'ALLOW_PRIVATE_WEBHOOKS', false),
+    geoipCityDb: text(env, 'GEOIP_CITY_DB') ?? null,
+    asnDb: text(env, 'ASN_DB') ?? null,
+    logLevel: logLevel as Config['logLevel'],
+    tokenSecret,
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+  };
+}

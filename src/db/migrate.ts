@@ -1,0 +1,21 @@
+import { type Kysely, type Migration, Migrator } from 'kysely';
+import * as foundation from './migrations/0001_foundation.js';
+import type { Database } from './schema.js';
+
+/** Every migration, in order. Names never change once released. */
+const migrations: Record<string, Migration> = {
+  '0001_foundation': foundation,
+};
+
+/** Applies pending migrations (Kysely takes a lock, so concurrent starts are safe). */
+export async function migrate(db: Kysely<Database>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error');
+    throw new Error(
+      `Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return (results ?? []).map((result) => result.migrationName);
+}

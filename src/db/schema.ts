@@ -1,0 +1,102 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Row types of every table, for Kysely. Tenant tables key on `workspace_id`. */
+export interface Database {
+  operators: OperatorTable;
+  access_tokens: AccessTokenTable;
+  workspaces: WorkspaceTable;
+  tracking_scripts: TrackingScriptTable;
+  workspace_tags: WorkspaceTagTable;
+  custom_fields: CustomFieldTable;
+  segments: SegmentTable;
+  webhook_configs: WebhookConfigTable;
+}
+
+type CreatedAt = ColumnType<Date, Date | undefined, never>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface OperatorTable {
+  id: string;
+  email: string;
+  name: string;
+  created_at: CreatedAt;
+}
+
+export interface AccessTokenTable {
+  id: string;
+  operator_id: string;
+  name: string;
+  created_at: CreatedAt;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface WorkspaceTable {
+  id: string;
+  operator_id: string;
+  name: string;
+  url: string;
+  usage_limit: number;
+  form_tracking: Generated<boolean>;
+  click_tracking: Generated<boolean>;
+  download_tracking: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export interface TrackingScriptTable {
+  id: string;
+  workspace_id: string;
+  created_at: CreatedAt;
+  revoked_at: Date | null;
+}
+
+export interface WorkspaceTagTable {
+  workspace_id: string;
+  name: string;
+  created_at: CreatedAt;
+}
+
+export interface FieldRule {
+  type: string;
+  config: Record<string, unknown>;
+}
+
+export interface FieldOption {
+  key: string;
+  label: string;
+  color: string;
+}
+
+export interface CustomFieldTable {
+  workspace_id: string;
+  key: string;
+  identifier: string;
+  name: string;
+  type: string;
+  description: string;
+  group: string;
+  is_visible: boolean;
+  source: string;
+  rules: Json<FieldRule[]>;
+  is_system: boolean;
+  options: Json<FieldOption[]>;
+  visible_in_spotter: boolean;
+  created_at: CreatedAt;
+}
+
+export interface SegmentTable {
+  workspace_id: string;
+  id: string;
+  name: string;
+  filters: Json<unknown>;
+  created_at: CreatedAt;
+}
+
+export interface WebhookConfigTable {
+  operator_id: string;
+  url: string | null;
+  /** AES-256-GCM: iv ‖ tag ‖ ciphertext. */
+  secret_encrypted: Buffer;
+  mode: string;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}

@@ -1,0 +1,25 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Keys } from '../auth/keys.js';
+import type { Tokens } from '../auth/tokens.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/schema.js';
+
+/** The Fastify instance every feature registers its routes on. */
+export type Api = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** What the app needs from the outside; tests and `serve` build it the same way. */
+export interface AppDeps {
+  config: Config;
+  db: Kysely<Database>;
+  keys: Keys;
+  tokens: Tokens;
+}

@@ -1,0 +1,88 @@
+import Ajv, { type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { FieldErrors } from './errors.js';
+
+const options = {
+  allErrors: true,
+  removeAdditional: true,
+  useDefaults: true,
+  strict: false,
+} as const;
+
+// Bodies are JSON and must carry the right types (`"yes"` or `null` is not a boolean);
+// query strings and path parameters are text and are coerced.
+const bodyAjv = addFormats.default(new Ajv.default({ ...options, coerceTypes: false }));
+const textAjv = addFormats.default(new Ajv.default({ ...options, coerceTypes: 'array' }));
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+
+/** Turns Ajv's errors into the contract's `errors` object, keyed by dotted field name. */
+export function fieldErrors(validation: ErrorObject[]): FieldErrors {
+  const errors: FieldErrors = {};
+  const unions = new Set(
+    validation.filter((error) => error.keyword === 'anyOf').map((error) => error.instancePath),
+  );
+  for (const error of validation) {
+    // A union (e.g. string or null) reports each branch; say it once, in the union's words.
+    if (unions.has(error.instancePath) && error.keyword !== 'anyOf') continue;
+    const segments = error.instancePath.split('/').filter(Boolean);
+    if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
+    const field = segments.join('.') || 'body';
+    const problem = describe(error, segments.at(-1) ?? 'body');
+    const list = errors[field] ?? [];
+    if (!list.includes(problem)) list.push(problem);
+    errors[field] = list;
+  }
+  return errors;
+}
+
+function describe(error: ErrorObject, name: string): string {
+  const label = `The ${name.replaceAll('_', ' ')} field`;
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `${label} is required.`;
+    case 'type':
+      return `${label} must be ${article(String(p.type))}.`;
+    case 'minimum':
+      return `${label} must be at least ${p.limit}.`;
+    case 'maximum':
+      return `${label} must not be greater than ${p.limit}.`;
+    case 'minLength':
+      return p.limit === 1
+        ? `${label} must not be empty.`
+        : `${label} must be at least ${p.limit} characters.`;
+    case 'maxLength':
+      return `${label} must not be greater than ${p.limit} characters.`;
+    case 'maxItems':
+      return `${label} must not have more than ${p.limit} items.`;
+    case 'enum':
+      return `${label} must be one of: ${(p.allowedValues as unknown[]).join(', ')}.`;
+    case 'format':
+      return `${label} must be a valid ${p.format === 'uri' ? 'URL' : String(p.format)}.`;
+    case 'pattern':
+      return `${label} has an invalid format.`;
+    case 'anyOf':
+      return `${label} has an invalid value.`;
+    default:
+      return `${label} ${error.message ?? 'is invalid'}.`;
+  }
+}
+
+function article(type: string): string {
+  const names: Record<string, string> = {
+    integer: 'an integer',
+    number: 'a number',
+    boolean: 'true or false',
+    string: 'a string',
+    object: 'an object',
+    array: 'an array',
+    null: 'null',
+  };
+  return type
+    .split(',')
+    .map((part) => names[part] ?? part)
+    .join(' or ');
+}

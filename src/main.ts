@@ -1,0 +1,169 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { loadKeys } from './auth/keys.js';
+import { createOperator, findOperatorByEmail } from './auth/operators.js';
+import { parseDuration, Tokens } from './auth/tokens.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { type Db, openDatabase } from './db/connect.js';
+import { migrate } from './db/migrate.js';
+import { serve } from './serve.js';
+import { presentWorkspace } from './workspaces/present.js';
+import { defaultWorkspaceName, parseSiteUrl } from './workspaces/site-url.js';
+import { createWorkspace } from './workspaces/store.js';
+
+/** Runs `work` against the same database as the server (joining its embedded one if running). */
+async function withDatabase<T>(config: Config, work: (database: Db) => Promise<T>): Promise<T> {
+  const database = await openDatabase(config, 'cli', (message) =>
+    process.stderr.write(`footfall: ${message}\n`),
+  );
+  try {
+    await migrate(database.db);
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+async function operatorOrFail(database: Db, email: string) {
+  const operator = await findOperatorByEmail(database.db, email);
+  if (!operator) {
+    throw new Error(
+      `No operator with the email ${email}; create one with: footfall users create --email ${email}`,
+    );
+  }
+  return operator;
+}
+
+function durationOption(value: string): number {
+  try {
+    return parseDuration(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+export function cli(config: () => Config): Command {
+  const program = new Command('footfall')
+    .description('Footfall: which organisations visit your website, and what they do there.')
+    .showHelpAfterError();
+
+  program
+    .command('serve')
+    .description('serve the API and the collector (what `npm start` runs)')
+    .action(() => serve(config()));
+
+  program
+    .command('migrate')
+    .description('apply pending database migrations and exit')
+    .action(async () => {
+      const database = await openDatabase(config(), 'cli', (m) => process.stderr.write(`${m}\n`));
+      try {
+        const applied = await migrate(database.db);
+        console.log(applied.length > 0 ? `applied: ${applied.join(', ')}` : 'up to date');
+      } finally {
+        await database.close();
+      }
+    });
+
+  const users = program.command('users').description('operator accounts');
+  users
+    .command('create')
+    .description('create an operator; prints its uuid')
+    .requiredOption('--email <email>', 'the operator’s email address')
+    .option('--name <name>', 'display name', '')
+    .action((options: { email: string; name: string }) =>
+      withDatabase(config(), async (database) => {
+        const operator = await createOperator(database.db, options.email, options.name);
+        console.log(operator.id);
+      }),
+    );
+
+  const tokens = program.command('tokens').description('personal access tokens');
+  tokens
+    .command('create')
+    .description('create a personal access token; prints only the token')
+    .requiredOption('--email <email>', 'the operator the token acts for')
+    .option('--name <name>', 'what the token is for', '')
+    .option(
+      '--expires-in <duration>',
+      'lifetime such as 90d, 12h or 1y (default: none)',
+      durationOption,
+    )
+    .action((options: { email: string; name: string; expiresIn?: number }) =>
+      withDatabase(config(), async (database) => {
+        const operator = await operatorOrFail(database, options.email);
+        const keys = await loadKeys(config());
+        const expiresAt = options.expiresIn ? new Date(Date.now() + options.expiresIn) : null;
+        const issued = await new Tokens(database.db, keys.tokenSigning).issue(
+          operator.id,
+          options.name,
+          expiresAt,
+        );
+        console.log(issued.token);
+      }),
+    );
+  tokens
+    .command('revoke')
+    .description('revoke a token by its id (or by the token itself)')
+    .argument('<token-id>')
+    .action((tokenId: string) =>
+      withDatabase(config(), async (database) => {
+        const keys = await loadKeys(config());
+        if (!(await new Tokens(database.db, keys.tokenSigning).revoke(tokenId))) {
+          throw new Error('No such live token.');
+        }
+        console.log('revoked');
+      }),
+    );
+  tokens
+    .command('list')
+    .description("list an operator's tokens (ids, names, expiry, revocation)")
+    .requiredOption('--email <email>', 'the operator')
+    .action((options: { email: string }) =>
+      withDatabase(config(), async (database) => {
+        const operator = await operatorOrFail(database, options.email);
+        const keys = await loadKeys(config());
+        const rows = await new Tokens(database.db, keys.tokenSigning).list(operator.id);
+        console.log(JSON.stringify(rows, null, 2));
+      }),
+    );
+
+  const workspaces = program.command('workspaces').description('workspaces (tracked websites)');
+  workspaces
+    .command('create')
+    .description('create a workspace; prints it as JSON, as the API shows it')
+    .requiredOption('--email <email>', 'the operator who owns it')
+    .requiredOption('--url <url>', 'the tracked site, e.g. https://example.com')
+    .option('--name <name>', 'display name (default: the site’s host)')
+    .action((options: { email: string; url: string; name?: string }) =>
+      withDatabase(config(), async (database) => {
+        const settings = config();
+        const operator = await operatorOrFail(database, options.email);
+        const url = parseSiteUrl(options.url);
+        const row = await createWorkspace(database.db, operator.id, {
+          url,
+          name: options.name?.trim() || defaultWorkspaceName(url),
+          usageLimit: settings.defaultUsageLimit,
+        });
+        const base = settings.publicUrl ?? `http://localhost:${settings.port}`;
+        console.log(JSON.stringify(presentWorkspace(row, base), null, 2));
+      }),
+    );
+
+  return program;
+}
+
+let loaded: Config | undefined;
+const config = () => {
+  loaded ??= loadConfig();
+  return loaded;
+};
+
+cli(config)
+  .parseAsync(process.argv)
+  .catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(
+      `footfall: ${error instanceof ConfigError ? message : `error: ${message}`}\n`,
+    );
+    process.exitCode = 1;
+  });

@@ -1,0 +1,50 @@
+import { buildApp } from './app.js';
+import { loadKeys } from './auth/keys.js';
+import { countOperators } from './auth/operators.js';
+import { Tokens } from './auth/tokens.js';
+import type { Config } from './config.js';
+import { openDatabase } from './db/connect.js';
+import { migrate } from './db/migrate.js';
+
+/** `footfall serve`: database, migrations, HTTP server, and a clean stop on SIGTERM/SIGINT. */
+export async function serve(config: Config): Promise<void> {
+  const say = (message: string) => process.stderr.write(`footfall: ${message}\n`);
+  const database = await openDatabase(config, 'server', say);
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    const applied = await migrate(database.db);
+    if (applied.length > 0) say(`applied migrations: ${applied.join(', ')}`);
+    const keys = await loadKeys(config);
+    const tokens = new Tokens(database.db, keys.tokenSigning);
+    app = await buildApp({ config, db: database.db, keys, tokens });
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      app.log.warn(`${signal} again: exiting at once`);
+      process.exit(1);
+    }
+    stopping = true;
+    app.log.info(`${signal} received: finishing open requests, then stopping`);
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  if ((await countOperators(database.db)) === 0) {
+    say(
+      'No operator account yet. Create one and an access token (the server can keep running):\n' +
+        '  npx footfall users create --email you@example.com\n' +
+        '  npx footfall tokens create --email you@example.com\n' +
+        'then call the API with: curl -H "Authorization: Bearer <token>" ' +
+        `http://localhost:${config.port}/v1/workspaces  (reference: /docs)`,
+    );
+  }
+}

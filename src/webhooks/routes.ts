@@ -1,0 +1,122 @@
+import { Type } from '@sinclair/typebox';
+import type { Api, AppDeps } from '../http/api.js';
+import { operatorOf } from '../http/auth.js';
+import { fieldError } from '../http/errors.js';
+import { errorResponses } from '../http/schemas.js';
+import { publicAddressesOf, UnsafeAddressError } from './address-guard.js';
+import { sign } from './signing.js';
+import { findWebhookConfig, saveWebhookConfig, type WebhookConfig } from './store.js';
+
+const WebhookAnswer = Type.Object(
+  {
+    success: Type.Boolean(),
+    data: Type.Array(
+      Type.Object({
+        delivery: Type.Object({
+          webhook_url: Type.String(),
+          signature: Type.String({
+            description: 'sha256= + hex HMAC-SHA256 of webhook_url keyed with the secret',
+          }),
+        }),
+      }),
+      { description: 'Empty while delivery is switched off' },
+    ),
+    message: Type.String(),
+  },
+  { title: 'WebhookConfiguration' },
+);
+
+const WebhookBody = Type.Object({
+  delivery: Type.Object({
+    webhook_url: Type.Union([Type.String({ minLength: 1, maxLength: 2048 }), Type.Null()]),
+    webhook_secret: Type.Optional(Type.String({ minLength: 16, maxLength: 255 })),
+    mode: Type.Optional(Type.Union([Type.Literal('session'), Type.Literal('event')])),
+  }),
+});
+
+const tags = ['Webhooks'];
+
+export function webhookRoutes(app: Api, deps: AppDeps): void {
+  const answer = (config: WebhookConfig | undefined, message: string) => ({
+    success: true,
+    data: config?.url
+      ? [{ delivery: { webhook_url: config.url, signature: sign(config.secret, config.url) } }]
+      : [],
+    message,
+  });
+
+  app.get(
+    '/radar/operator/v1/webhooks',
+    {
+      schema: {
+        tags,
+        summary: 'Show the webhook delivery target of all your workspaces',
+        response: { 200: WebhookAnswer, ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => {
+      const config = await findWebhookConfig(deps.db, deps.keys.encryption, operatorOf(request));
+      return answer(config, config?.url ? 'Webhook delivery is on.' : 'Webhook delivery is off.');
+    },
+  );
+
+  app.patch(
+    '/radar/operator/v1/webhooks',
+    {
+      schema: {
+        tags,
+        summary: 'Configure the webhook delivery target of all your workspaces',
+        body: WebhookBody,
+        response: { 200: WebhookAnswer, ...errorResponses(400, 401, 415, 422, 429) },
+      },
+    },
+    async (request) => {
+      const operatorId = operatorOf(request);
+      const { webhook_url, webhook_secret, mode } = request.body.delivery;
+      const current = await findWebhookConfig(deps.db, deps.keys.encryption, operatorId);
+      if (webhook_url === null) {
+        if (current)
+          await saveWebhookConfig(deps.db, deps.keys.encryption, operatorId, {
+            ...current,
+            url: null,
+          });
+        return answer(undefined, 'Webhook delivery switched off.');
+      }
+      const url = await checkTarget(webhook_url, deps.config.allowPrivateWebhooks);
+      const secret = webhook_secret ?? current?.secret;
+      if (!secret) {
+        throw fieldError(
+          'delivery.webhook_secret',
+          'The webhook secret field is required when no secret is set yet (16 to 255 characters).',
+        );
+      }
+      const config: WebhookConfig = { url, secret, mode: mode ?? current?.mode ?? 'session' };
+      await saveWebhookConfig(deps.db, deps.keys.encryption, operatorId, config);
+      return answer(config, 'Webhook configuration saved.');
+    },
+  );
+}
+
+/** https and a public address, unless ALLOW_PRIVATE_WEBHOOKS lifts both rules. */
+async function checkTarget(raw: string, allowPrivate: boolean): Promise<string> {
+  const field = 'delivery.webhook_url';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw fieldError(field, 'The webhook url field must be an absolute URL.');
+  }
+  const protocols = allowPrivate ? ['https:', 'http:'] : ['https:'];
+  if (!protocols.includes(url.protocol)) {
+    throw fieldError(field, 'The webhook url field must be an https URL.');
+  }
+  if (!allowPrivate) {
+    try {
+      await publicAddressesOf(url);
+    } catch (error) {
+      if (error instanceof UnsafeAddressError) throw fieldError(field, error.message);
+      throw error;
+    }
+  }
+  return raw;
+}

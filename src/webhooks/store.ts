@@ -1,0 +1,47 @@
+import type { Kysely } from 'kysely';
+import { decrypt, encrypt } from '../auth/keys.js';
+import type { Database } from '../db/schema.js';
+
+export interface WebhookConfig {
+  url: string | null;
+  secret: string;
+  mode: 'session' | 'event';
+}
+
+export async function findWebhookConfig(
+  db: Kysely<Database>,
+  key: Buffer,
+  operatorId: string,
+): Promise<WebhookConfig | undefined> {
+  const row = await db
+    .selectFrom('webhook_configs')
+    .select(['url', 'secret_encrypted', 'mode'])
+    .where('operator_id', '=', operatorId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    url: row.url,
+    secret: decrypt(key, row.secret_encrypted),
+    mode: row.mode as WebhookConfig['mode'],
+  };
+}
+
+/** Saves the configuration; the secret is stored encrypted, never in the clear. */
+export async function saveWebhookConfig(
+  db: Kysely<Database>,
+  key: Buffer,
+  operatorId: string,
+  config: WebhookConfig,
+): Promise<void> {
+  const values = {
+    url: config.url,
+    secret_encrypted: encrypt(key, config.secret),
+    mode: config.mode,
+    updated_at: new Date(),
+  };
+  await db
+    .insertInto('webhook_configs')
+    .values({ operator_id: operatorId, ...values })
+    .onConflict((conflict) => conflict.column('operator_id').doUpdateSet(values))
+    .execute();
+}

@@ -1,0 +1,25 @@
+import type { TrackerFeatures, Workspace } from './schemas.js';
+import type { WorkspaceRow } from './store.js';
+import { trackingSnippet } from './tracking-script.js';
+
+export function presentWorkspace(row: WorkspaceRow, baseUrl: string): Workspace {
+  const scriptId = row.tracking_script_id;
+  return {
+    uuid: row.id,
+    name: row.name,
+    url: row.url,
+    tracking_script_id: scriptId ?? '',
+    tracking_script_snippet: scriptId ? trackingSnippet(baseUrl, scriptId) : '',
+    available_tags: row.available_tags,
+    status: scriptId ? 'active' : 'inactive',
+    usage_limit: String(row.usage_limit),
+  };
+}
+
+export function presentTrackerFeatures(row: WorkspaceRow): TrackerFeatures {
+  return {
+    form_tracking: row.form_tracking,
+    click_tracking: row.click_tracking,
+    download_tracking: row.download_tracking,
+  };
+}

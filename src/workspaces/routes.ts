@@ -1,0 +1,186 @@
+import { Type } from '@sinclair/typebox';
+import type { Api, AppDeps } from '../http/api.js';
+import { operatorOf } from '../http/auth.js';
+import { fieldError, notFound } from '../http/errors.js';
+import { baseUrl, checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
+import { errorResponses, Message, UuidParams, WorkspaceParams, Wrapped } from '../http/schemas.js';
+import { requireWorkspace } from './access.js';
+import { presentTrackerFeatures, presentWorkspace } from './present.js';
+import {
+  CreateWorkspaceBody,
+  TagBody,
+  TrackerFeatures,
+  TrackerFeaturesBody,
+  UpdateWorkspaceBody,
+  Workspace,
+} from './schemas.js';
+import { defaultWorkspaceName, parseSiteUrl } from './site-url.js';
+import {
+  addAvailableTag,
+  createWorkspace,
+  listWorkspaces,
+  unlinkWorkspace,
+  updateTrackerFeatures,
+  updateUsageLimit,
+} from './store.js';
+
+const tags = ['Workspaces'];
+const WorkspaceRef = Type.Ref(Workspace);
+
+export function workspaceRoutes(app: Api, deps: AppDeps): void {
+  const base = (request: Parameters<typeof baseUrl>[0]) => baseUrl(request, deps.config.publicUrl);
+
+  app.get(
+    '/v1/workspaces',
+    {
+      schema: {
+        tags,
+        summary: 'List your workspaces',
+        querystring: PageQuery,
+        response: { 200: PageSchema(WorkspaceRef), ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => {
+      checkPageWindow(request.query);
+      const { page, size } = request.query;
+      const { total, rows } = await listWorkspaces(
+        deps.db,
+        operatorOf(request),
+        (page - 1) * size,
+        size,
+      );
+      const data = rows.map((row) => presentWorkspace(row, base(request)));
+      return paginate(request, deps.config.publicUrl, request.query, total, data);
+    },
+  );
+
+  app.post(
+    '/v1/workspaces',
+    {
+      schema: {
+        tags,
+        summary: 'Create a workspace (one tracked website) with a new tracking script',
+        body: CreateWorkspaceBody,
+        response: { 201: Wrapped(WorkspaceRef), ...errorResponses(400, 401, 415, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const url = parseSiteUrl(request.body.url);
+      const row = await createWorkspace(deps.db, operatorOf(request), {
+        url,
+        name: request.body.name?.trim() || defaultWorkspaceName(url),
+        usageLimit: deps.config.defaultUsageLimit,
+      });
+      reply.status(201);
+      return { success: true, data: presentWorkspace(row, base(request)) };
+    },
+  );
+
+  app.get(
+    '/v1/workspaces/:uuid',
+    {
+      schema: {
+        tags,
+        summary: 'Get a workspace',
+        params: UuidParams,
+        response: { 200: Wrapped(WorkspaceRef), ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const row = await requireWorkspace(deps, request, request.params.uuid);
+      return { success: true, data: presentWorkspace(row, base(request)) };
+    },
+  );
+
+  app.patch(
+    '/v1/workspaces/:uuid',
+    {
+      schema: {
+        tags,
+        summary: "Change a workspace's usage limit",
+        params: UuidParams,
+        body: UpdateWorkspaceBody,
+        response: { 200: Wrapped(WorkspaceRef), ...errorResponses(400, 401, 404, 415, 422, 429) },
+      },
+    },
+    async (request) => {
+      let row = await requireWorkspace(deps, request, request.params.uuid);
+      if (request.body.usage_limit !== undefined) {
+        await updateUsageLimit(deps.db, row.id, request.body.usage_limit);
+        row = await requireWorkspace(deps, request, row.id);
+      }
+      return { success: true, data: presentWorkspace(row, base(request)) };
+    },
+  );
+
+  app.post(
+    '/v1/workspaces/:uuid/unlink',
+    {
+      schema: {
+        tags,
+        summary: "Revoke the workspace's tracking script; recorded data stays",
+        params: UuidParams,
+        response: { 200: Message, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const row = await requireWorkspace(deps, request, request.params.uuid);
+      await unlinkWorkspace(deps.db, row.id);
+      return { success: true, message: 'Workspace unlinked.' };
+    },
+  );
+
+  app.patch(
+    '/v1/workspaces/:workspaceUuid/tracker-features',
+    {
+      schema: {
+        tags,
+        summary: 'Switch form, click and download tracking on or off',
+        params: WorkspaceParams,
+        body: TrackerFeaturesBody,
+        response: {
+          200: Wrapped(Type.Ref(TrackerFeatures)),
+          ...errorResponses(400, 401, 404, 415, 422, 429),
+        },
+      },
+    },
+    async (request) => {
+      const row = await requireWorkspace(deps, request, request.params.workspaceUuid);
+      if (!row.tracking_script_id) throw notFound('This workspace has no tracking script.');
+      const { form_tracking, click_tracking, download_tracking } = request.body;
+      const changes = Object.fromEntries(
+        Object.entries({ form_tracking, click_tracking, download_tracking }).filter(
+          ([, value]) => value !== undefined,
+        ),
+      );
+      await updateTrackerFeatures(deps.db, row.id, changes);
+      return { success: true, data: presentTrackerFeatures({ ...row, ...changes }) };
+    },
+  );
+
+  app.post(
+    '/v1/workspaces/:workspaceUuid/tags',
+    {
+      schema: {
+        tags,
+        summary: "Add a tag to the workspace's available tags",
+        params: WorkspaceParams,
+        body: TagBody,
+        response: {
+          200: Wrapped(WorkspaceRef),
+          201: Wrapped(WorkspaceRef),
+          ...errorResponses(400, 401, 404, 415, 422, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const row = await requireWorkspace(deps, request, request.params.workspaceUuid);
+      const name = request.body.tag_name.trim();
+      if (name.length === 0) throw fieldError('tag_name', 'The tag name field must not be empty.');
+      const created = await addAvailableTag(deps.db, row.id, name);
+      reply.status(created ? 201 : 200);
+      const updated = await requireWorkspace(deps, request, row.id);
+      return { success: true, data: presentWorkspace(updated, base(request)) };
+    },
+  );
+}

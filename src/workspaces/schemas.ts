@@ -1,0 +1,53 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+export const Workspace = Type.Object(
+  {
+    uuid: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    url: Type.String(),
+    tracking_script_id: Type.String({ description: '"" after unlink' }),
+    tracking_script_snippet: Type.String({
+      description: 'HTML to paste into every page; "" after unlink',
+    }),
+    available_tags: Type.Array(Type.String()),
+    status: Type.Union([Type.Literal('active'), Type.Literal('inactive')]),
+    usage_limit: Type.String({
+      description: 'New organisations per calendar month (UTC), as a decimal string',
+    }),
+  },
+  { $id: 'Workspace' },
+);
+export type Workspace = Static<typeof Workspace>;
+
+export const TrackerFeatures = Type.Object(
+  {
+    form_tracking: Type.Boolean(),
+    click_tracking: Type.Boolean(),
+    download_tracking: Type.Boolean(),
+  },
+  { $id: 'TrackerFeatures' },
+);
+export type TrackerFeatures = Static<typeof TrackerFeatures>;
+
+export const CreateWorkspaceBody = Type.Object({
+  url: Type.String({
+    minLength: 1,
+    maxLength: 2048,
+    description: 'The tracked site, http or https',
+  }),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+});
+
+export const UpdateWorkspaceBody = Type.Object({
+  usage_limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
+});
+
+export const TrackerFeaturesBody = Type.Object({
+  form_tracking: Type.Optional(Type.Boolean()),
+  click_tracking: Type.Optional(Type.Boolean()),
+  download_tracking: Type.Optional(Type.Boolean()),
+});
+
+export const TagBody = Type.Object({
+  tag_name: Type.String({ minLength: 1, maxLength: 255 }),
+});

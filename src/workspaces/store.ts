@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { newTrackingScriptId } from './tracking-script.js';
+
+export interface WorkspaceRow {
+  id: string;
+  name: string;
+  url: string;
+  usage_limit: number;
+  form_tracking: boolean;
+  click_tracking: boolean;
+  download_tracking: boolean;
+  /** The active tracking script, null after unlink. */
+  tracking_script_id: string | null;
+  available_tags: string[];
+}
+
+function selectWorkspaces(db: Kysely<Database>) {
+  return db
+    .selectFrom('workspaces as w')
+    .leftJoin('tracking_scripts as ts', (join) =>
+      join.onRef('ts.workspace_id', '=', 'w.id').on('ts.revoked_at', 'is', null),
+    )
+    .select([
+      'w.id',
+      'w.name',
+      'w.url',
+      'w.usage_limit',
+      'w.form_tracking',
+      'w.click_tracking',
+      'w.download_tracking',
+      'ts.id as tracking_script_id',
+      sql<string[]>`coalesce((
+        SELECT array_agg(t.name ORDER BY lower(t.name)) FROM workspace_tags t
+        WHERE t.workspace_id = w.id), '{}')`.as('available_tags'),
+    ]);
+}
+
+export async function listWorkspaces(
+  db: Kysely<Database>,
+  operatorId: string,
+  offset: number,
+  limit: number,
+): Promise<{ total: number; rows: WorkspaceRow[] }> {
+  const [count, rows] = await Promise.all([
+    db
+      .selectFrom('workspaces')
+      .where('operator_id', '=', operatorId)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+    selectWorkspaces(db)
+      .where('w.operator_id', '=', operatorId)
+      .orderBy('w.created_at')
+      .orderBy('w.id')
+      .offset(offset)
+      .limit(limit)
+      .execute(),
+  ]);
+  return { total: Number(count.total), rows };
+}
+
+/** The operator's workspace, or undefined when it is missing or belongs to someone else. */
+export async function findWorkspace(
+  db: Kysely<Database>,
+  operatorId: string,
+  workspaceId: string,
+): Promise<WorkspaceRow | undefined> {
+  return selectWorkspaces(db)
+    .where('w.id', '=', workspaceId)
+    .where('w.operator_id', '=', operatorId)
+    .executeTakeFirst();
+}
+
+export async function createWorkspace(
+  db: Kysely<Database>,
+  operatorId: string,
+  fields: { name: string; url: string; usageLimit: number },
+): Promise<WorkspaceRow> {
+  const id = randomUUID();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('workspaces')
+      .values({
+        id,
+        operator_id: operatorId,
+        name: fields.name,
+        url: fields.url,
+        usage_limit: fields.usageLimit,
+      })
+      .execute();
+    await trx
+      .insertInto('tracking_scripts')
+      .values({ id: newTrackingScriptId(), workspace_id: id, revoked_at: null })
+      .execute();
+  });
+  return (await findWorkspace(db, operatorId, id)) as WorkspaceRow;
+}
+
+export async function updateUsageLimit(db: Kysely<Database>, id: string, usageLimit: number) {
+  await db
+    .updateTable('workspaces')
+    .set({ usage_limit: usageLimit })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Revokes the workspace's tracking script; its recorded data stays. */
+export async function unlinkWorkspace(db: Kysely<Database>, id: string): Promise<void> {
+  await db
+    .updateTable('tracking_scripts')
+    .set({ revoked_at: new Date() })
+    .where('workspace_id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function updateTrackerFeatures(
+  db: Kysely<Database>,
+  id: string,
+  flags: Partial<Pick<WorkspaceRow, 'form_tracking' | 'click_tracking' | 'download_tracking'>>,
+): Promise<void> {
+  if (Object.keys(flags).length === 0) return;
+  await db.updateTable('workspaces').set(flags).where('id', '=', id).execute();
+}
+
+/** Adds a tag to the workspace's vocabulary; false when it was there already (any case). */
+export async function addAvailableTag(
+  db: Kysely<Database>,
+  workspaceId: string,
+  name: string,
+): Promise<boolean> {
+  const result = await sql`
+    INSERT INTO workspace_tags (workspace_id, name) VALUES (${workspaceId}, ${name})
+    ON CONFLICT DO NOTHING`.execute(db);
+  return (result.numAffectedRows ?? 0n) > 0n;
+}
