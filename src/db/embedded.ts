@@ -35,6 +35,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const clusterDir = path.join(dataDir, 'postgres');
   const ownerFile = path.join(dataDir, 'footfall.pid');
   await fs.mkdir(dataDir, { recursive: true });
+  const asRoot = os.userInfo().uid === 0;
+  if (asRoot) await letPostgresUserReach(dataDir);
   const password = await readOrCreatePassword(path.join(dataDir, 'postgres.password'));
 
   const running = await runningPostmaster(clusterDir);
@@ -62,7 +64,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     port,
     persistent: true,
     authMethod: 'scram-sha-256',
-    createPostgresUser: os.userInfo().uid === 0,
+    createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: (message) => {
@@ -105,6 +107,26 @@ async function importWithoutSignalHooks() {
     }
   }
   return EmbeddedPostgres;
+}
+
+/**
+ * PostgreSQL refuses to run as root, so as root the server runs as the `postgres` user,
+ * which must be able to walk down to DATA_DIR/postgres.
+ */
+async function letPostgresUserReach(dataDir: string): Promise<void> {
+  const stat = await fs.stat(dataDir);
+  if ((stat.mode & 0o001) === 0) await fs.chmod(dataDir, (stat.mode & 0o7777) | 0o011);
+  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
+    const mode = (await fs.stat(dir)).mode;
+    if ((mode & 0o001) === 0) {
+      throw new Error(
+        `Running as root, the embedded PostgreSQL runs as the user "postgres", which cannot reach ` +
+          `${dataDir} because ${dir} is not searchable by others. Set DATA_DIR to a directory ` +
+          'it can reach, run Footfall as an ordinary user, or set DATABASE_URL.',
+      );
+    }
+    if (dir === path.dirname(dir)) return;
+  }
 }
 
 function connectionUrl(password: string, port: number): string {

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { runFootfall } from './helpers/process.js';
+
+describe('settings', () => {
+  it('has the contract’s defaults', () => {
+    const config = loadConfig({}, '/srv/footfall');
+    expect(config).toMatchObject({
+      port: 3000,
+      dataDir: '/srv/footfall/data',
+      databaseUrl: null,
+      publicUrl: null,
+      trustProxy: false,
+      sessionsOrganisationLimit: 10000,
+      defaultUsageLimit: 10000,
+      sessionIdleSeconds: 1800,
+      webhookRetrySeconds: [60, 300, 1800, 7200],
+      allowPrivateWebhooks: false,
+      rateLimitPerMinute: 600,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every kind of value', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      PUBLIC_URL: 'https://footfall.example.org/',
+      TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
+      WEBHOOK_RETRY_SECONDS: '1,2,3',
+      ALLOW_PRIVATE_WEBHOOKS: 'true',
+      LOG_LEVEL: 'DEBUG',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      publicUrl: 'https://footfall.example.org',
+      trustProxy: ['10.0.0.0/8', '127.0.0.1'],
+      webhookRetrySeconds: [1, 2, 3],
+      allowPrivateWebhooks: true,
+      logLevel: 'debug',
+    });
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PUBLIC_URL', 'footfall.example.org'],
+    ['DATABASE_URL', 'mysql://localhost/footfall'],
+    ['TRUST_PROXY', 'everyone'],
+    ['SESSIONS_ORGANISATION_LIMIT', '0'],
+    ['DEFAULT_USAGE_LIMIT', '-5'],
+    ['SESSION_IDLE_SECONDS', '1.5'],
+    ['WEBHOOK_RETRY_SECONDS', '60,soon'],
+    ['ALLOW_PRIVATE_WEBHOOKS', 'maybe'],
+    ['LOG_LEVEL', 'loud'],
+    ['TOKEN_SECRET', 'short'],
+    ['RATE_LIMIT_PER_MINUTE', '0'],
+  ])('refuses %s=%s and names the setting', (setting, value) => {
+    expect(() => loadConfig({ [setting]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [setting]: value })).toThrow(
+      new RegExp(`^Invalid setting ${setting}:`),
+    );
+  });
+
+  it('stops start-up with a message naming the bad setting', async () => {
+    const result = await runFootfall(['serve'], { SESSION_IDLE_SECONDS: 'forever' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Invalid setting SESSION_IDLE_SECONDS');
+    expect(result.stderr).not.toMatch(/at .*\.ts:\d+/); // a message, not a stack trace
+  });
+});

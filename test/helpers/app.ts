@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadKeys } from '../../src/auth/keys.js';
+import { createOperator } from '../../src/auth/operators.js';
+import { Tokens } from '../../src/auth/tokens.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { connect, type Db } from '../../src/db/connect.js';
+import { migrate } from '../../src/db/migrate.js';
+import type { Api, AppDeps } from '../../src/http/api.js';
+
+/** A database of its own for one test file, on the run's PostgreSQL server. */
+export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = inject('adminDatabaseUrl');
+  const name = `footfall_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestApp {
+  /** Where the app listens, e.g. http://127.0.0.1:41234 */
+  url: string;
+  app: Api;
+  deps: AppDeps;
+  database: Db;
+  /** Makes an operator and returns a token for it. */
+  operator(email?: string): Promise<{ id: string; token: string }>;
+  close(): Promise<void>;
+}
+
+/** The real app on a random loopback port, over a fresh database. */
+export async function startTestApp(settings: Record<string, string> = {}): Promise<TestApp> {
+  const { url: databaseUrl, drop } = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'footfall-test-data-'));
+  const config: Config = loadConfig({
+    LOG_LEVEL: 'silent',
+    TOKEN_SECRET: randomBytes(32).toString('hex'),
+    DATA_DIR: dataDir,
+    ...settings,
+    DATABASE_URL: databaseUrl,
+  });
+  const database = connect(databaseUrl);
+  await migrate(database.db);
+  const keys = await loadKeys(config);
+  const tokens = new Tokens(database.db, keys.tokenSigning);
+  const deps: AppDeps = { config, db: database.db, keys, tokens };
+  const app = await buildApp(deps);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  let operators = 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    deps,
+    database,
+    async operator(email = `operator${++operators}@example.com`) {
+      const operator = await createOperator(database.db, email);
+      const issued = await tokens.issue(operator.id, 'test', null);
+      return { id: operator.id, token: issued.token };
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      await drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
+  body: any;
+}
+
+/** A small JSON client: what a real API client sends and sees. */
+export function client(base: string, token?: string) {
+  return async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        ...(token && { authorization: `Bearer ${token}` }),
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {}
+    return { status: response.status, headers: response.headers, body: parsed };
+  };
+}

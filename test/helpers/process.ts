@@ -1,0 +1,72 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** The environment of a child Footfall: ours, less the database choice, plus `env`. */
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  return { ...inherited, LOG_LEVEL: 'warn', ...env };
+}
+
+/** Starts the real CLI (`footfall ...`) from source. */
+export function spawnFootfall(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: ROOT,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function finished(child: ChildProcess): Promise<Finished> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+export function runFootfall(args: string[], env: Record<string, string>): Promise<Finished> {
+  return finished(spawnFootfall(args, env));
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+/** Polls /readyz until the server answers 200, or fails after `timeoutMs`. */
+export async function waitUntilReady(baseUrl: string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${baseUrl}/readyz`)).status === 200) return;
+    } catch {}
+    await sleep(200);
+  }
+  throw new Error(`${baseUrl} was not ready within ${timeoutMs} ms`);
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,77 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, startTestApp, type TestApp } from './helpers/app.js';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const EXPECTED_ROUTES = {
+  '/v1/workspaces': ['get', 'post'],
+  '/v1/workspaces/{uuid}': ['get', 'patch'],
+  '/v1/workspaces/{uuid}/unlink': ['post'],
+  '/v1/workspaces/{workspaceUuid}/tracker-features': ['patch'],
+  '/v1/workspaces/{workspaceUuid}/custom-fields': ['get', 'post'],
+  '/v1/workspaces/{workspaceUuid}/custom-fields/{key}': ['delete', 'get', 'patch'],
+  '/v1/workspaces/{workspaceUuid}/tags': ['post'],
+  '/v1/workspaces/{workspaceUuid}/segments': ['get'],
+  '/radar/operator/v1/webhooks': ['get', 'patch'],
+};
+
+describe('/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const answer = await client(t.url)('GET', '/openapi.json');
+    expect(answer.status).toBe(200);
+    expect(answer.body.openapi).toBe('3.1.0');
+    const validator = new Validator();
+    const result = await validator.validate(answer.body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    // Every $ref must point at something the document defines.
+    expect(() => validator.resolveRefs()).not.toThrow();
+  });
+
+  it('lists every API route with its methods, and nothing internal', async () => {
+    const { body } = await client(t.url)('GET', '/openapi.json');
+    const listed = Object.fromEntries(
+      Object.entries(body.paths as Record<string, Record<string, unknown>>).map(([path, item]) => [
+        path,
+        Object.keys(item).sort(),
+      ]),
+    );
+    expect(listed).toEqual(EXPECTED_ROUTES);
+  });
+
+  it('declares bearer authentication and the shared schemas', async () => {
+    const { body } = await client(t.url)('GET', '/openapi.json');
+    expect(body.components.securitySchemes.bearerAuth).toEqual({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+    });
+    expect(Object.keys(body.components.schemas)).toEqual(
+      expect.arrayContaining([
+        'Workspace',
+        'TrackerFeatures',
+        'CustomField',
+        'Segment',
+        'ErrorBody',
+      ]),
+    );
+    const workspace = body.components.schemas.Workspace;
+    expect(workspace.properties.usage_limit.type).toBe('string');
+  });
+});
+
+describe('/docs', () => {
+  it('serves a readable API reference page without a token', async () => {
+    const response = await fetch(`${t.url}/docs`, { redirect: 'follow' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    const html = await response.text();
+    expect(html).toContain('swagger-ui');
+  });
+});
