@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, client, startTestApp, type TestApp } from './helpers/app.js';
+import { client, expectFieldError, startTestApp, type TestApp } from './helpers/app.js';
 import { CUSTOM_FIELD_SHAPE, expectShape } from './helpers/shape.js';
 
 let t: TestApp;
@@ -13,12 +13,6 @@ beforeAll(async () => {
   base = `/v1/workspaces/${workspace.body.data.uuid}/custom-fields`;
 });
 afterAll(() => t.close());
-
-function expect422(answer: Answer, field: string) {
-  expect(answer.status).toBe(422);
-  expect(answer.body.success).toBe(false);
-  expect(Object.keys(answer.body.errors)).toContain(field);
-}
 
 async function create(body: Record<string, unknown>) {
   const answer = await call('POST', base, body);
@@ -108,8 +102,8 @@ describe('custom field definitions', () => {
 
   it('refuses a name of 256 and a description of 1,001 characters with 422', async () => {
     await create({ key: 'too_long', name: 'Too long', type: 'text' });
-    expect422(await call('PATCH', `${base}/too_long`, { name: 'n'.repeat(256) }), 'name');
-    expect422(
+    expectFieldError(await call('PATCH', `${base}/too_long`, { name: 'n'.repeat(256) }), 'name');
+    expectFieldError(
       await call('PATCH', `${base}/too_long`, { description: 'd'.repeat(1001) }),
       'description',
     );
@@ -125,9 +119,9 @@ describe('custom field definitions', () => {
           { key: 'b', label: 'B', color },
         ],
       });
-      expect422(answer, 'options.1.color');
+      expectFieldError(answer, 'options.1.color');
     }
-    expect422(
+    expectFieldError(
       await call('PATCH', `${base}/colourful`, {
         options: [
           { key: 'a', label: 'A', color: '#abc' },
@@ -138,41 +132,35 @@ describe('custom field definitions', () => {
     );
   });
 
-  it('refuses bad rules, keys and types with 422', async () => {
-    expect422(await call('POST', base, { key: 'Bad Key', name: 'x', type: 'text' }), 'key');
-    expect422(await call('POST', base, { key: 'ok_key', name: 'x', type: 'colour' }), 'type');
-    expect422(
-      await call('POST', base, {
-        key: 'ruled',
-        name: 'x',
-        type: 'text',
-        field_rules: [{ type: 'max_length', config: { value: 'ten' } }],
-      }),
-      'field_rules.0.config.value',
+  it('refuses bad keys and types with 422', async () => {
+    expectFieldError(await call('POST', base, { key: 'Bad Key', name: 'x', type: 'text' }), 'key');
+    expectFieldError(
+      await call('POST', base, { key: 'ok_key', name: 'x', type: 'colour' }),
+      'type',
     );
-    expect422(
-      await call('POST', base, {
-        key: 'ruled',
-        name: 'x',
-        type: 'text',
-        field_rules: [{ type: 'pattern', config: { value: '(' } }],
-      }),
-      'field_rules.0.config.value',
-    );
-    expect422(
-      await call('POST', base, {
-        key: 'ruled',
-        name: 'x',
-        type: 'text',
-        field_rules: [{ type: 'odd', config: {} }],
-      }),
-      'field_rules.0.type',
-    );
+  });
+
+  it.each([
+    [{ type: 'max_length', config: { value: 'ten' } }, 'field_rules.0.config.value'],
+    [{ type: 'min', config: {} }, 'field_rules.0.config.value'],
+    [{ type: 'pattern', config: { value: '(' } }, 'field_rules.0.config.value'],
+    [{ type: 'odd', config: {} }, 'field_rules.0.type'],
+  ])('refuses the rule %j with 422 keyed by %s', async (rule, field) => {
+    const answer = await call('POST', base, {
+      key: 'ruled',
+      name: 'x',
+      type: 'text',
+      field_rules: [rule],
+    });
+    expectFieldError(answer, field);
   });
 
   it('refuses a key that is taken', async () => {
     await create({ key: 'unique_one', name: 'One', type: 'text' });
-    expect422(await call('POST', base, { key: 'unique_one', name: 'Two', type: 'text' }), 'key');
+    expectFieldError(
+      await call('POST', base, { key: 'unique_one', name: 'Two', type: 'text' }),
+      'key',
+    );
   });
 
   it('deletes a field, after which it is 404', async () => {

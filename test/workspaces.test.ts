@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, client, startTestApp, type TestApp } from './helpers/app.js';
+import { client, expectFieldError, startTestApp, type TestApp } from './helpers/app.js';
 import { expectShape, PAGE_SHAPE, WORKSPACE_SHAPE } from './helpers/shape.js';
 
 let t: TestApp;
@@ -16,14 +16,6 @@ async function newWorkspace(body: Record<string, unknown> = { url: 'https://acme
   const answer = await call('POST', '/v1/workspaces', body);
   expect(answer.status).toBe(201);
   return answer.body.data;
-}
-
-function expect422(answer: Answer, field: string) {
-  expect(answer.status).toBe(422);
-  expect(answer.body.success).toBe(false);
-  expect(typeof answer.body.message).toBe('string');
-  expect(Object.keys(answer.body.errors)).toContain(field);
-  expect(answer.body.errors[field][0]).toEqual(expect.any(String));
 }
 
 describe('POST /v1/workspaces', () => {
@@ -54,10 +46,10 @@ describe('POST /v1/workspaces', () => {
   });
 
   it('refuses a missing or non-http url with 422', async () => {
-    expect422(await call('POST', '/v1/workspaces', {}), 'url');
-    expect422(await call('POST', '/v1/workspaces', { url: 'not a url' }), 'url');
-    expect422(await call('POST', '/v1/workspaces', { url: 'ftp://acme.com' }), 'url');
-    expect422(await call('POST', '/v1/workspaces', { url: 42 }), 'url');
+    expectFieldError(await call('POST', '/v1/workspaces', {}), 'url');
+    expectFieldError(await call('POST', '/v1/workspaces', { url: 'not a url' }), 'url');
+    expectFieldError(await call('POST', '/v1/workspaces', { url: 'ftp://acme.com' }), 'url');
+    expectFieldError(await call('POST', '/v1/workspaces', { url: 42 }), 'url');
   });
 
   it('answers 400 for a body that is not JSON and 415 for one that is not sent as JSON', async () => {
@@ -142,7 +134,7 @@ describe('GET /v1/workspaces', () => {
     ['page=26&size=1000', 'page'],
     ['page=25001', 'page'],
   ])('refuses %s with 422 keyed by %s', async (query, field) => {
-    expect422(await call('GET', `/v1/workspaces?${query}`), field);
+    expectFieldError(await call('GET', `/v1/workspaces?${query}`), field);
   });
 
   it('accepts the deepest page allowed (page × size = 25,000)', async () => {
@@ -175,7 +167,7 @@ describe('GET and PATCH /v1/workspaces/{uuid}', () => {
     'refuses usage_limit %j with 422',
     async (value) => {
       const workspace = await newWorkspace();
-      expect422(
+      expectFieldError(
         await call('PATCH', `/v1/workspaces/${workspace.uuid}`, { usage_limit: value }),
         'usage_limit',
       );
@@ -230,7 +222,7 @@ describe('unlink and tracker features', () => {
   it.each([['yes'], [null], [1], ['true']])('refuses a flag %j with 422', async (value) => {
     const workspace = await newWorkspace();
     const path = `/v1/workspaces/${workspace.uuid}/tracker-features`;
-    expect422(await call('PATCH', path, { download_tracking: value }), 'download_tracking');
+    expectFieldError(await call('PATCH', path, { download_tracking: value }), 'download_tracking');
     const after = await call('PATCH', path, {});
     expect(after.body.data.download_tracking).toBe(true);
   });
@@ -277,8 +269,8 @@ describe('POST /v1/workspaces/{uuid}/tags', () => {
   it('refuses empty and over-long names with 422', async () => {
     const workspace = await newWorkspace();
     const path = `/v1/workspaces/${workspace.uuid}/tags`;
-    expect422(await call('POST', path, { tag_name: '   ' }), 'tag_name');
-    expect422(await call('POST', path, { tag_name: 'x'.repeat(256) }), 'tag_name');
-    expect422(await call('POST', path, {}), 'tag_name');
+    expectFieldError(await call('POST', path, { tag_name: '   ' }), 'tag_name');
+    expectFieldError(await call('POST', path, { tag_name: 'x'.repeat(256) }), 'tag_name');
+    expectFieldError(await call('POST', path, {}), 'tag_name');
   });
 });

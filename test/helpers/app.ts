@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadKeys } from '../../src/auth/keys.js';
 import { createOperator } from '../../src/auth/operators.js';
@@ -116,4 +116,14 @@ export function client(base: string, token?: string) {
     } catch {}
     return { status: response.status, headers: response.headers, body: parsed };
   };
+}
+
+/** A 422 in the contract's shape, with `field` among (or, when `only`, alone in) its errors. */
+export function expectFieldError(answer: Answer, field: string, only = false): void {
+  expect(answer.status).toBe(422);
+  expect(answer.body.success).toBe(false);
+  expect(typeof answer.body.message).toBe('string');
+  if (only) expect(Object.keys(answer.body.errors)).toEqual([field]);
+  else expect(Object.keys(answer.body.errors)).toContain(field);
+  expect(answer.body.errors[field][0]).toEqual(expect.any(String));
 }
