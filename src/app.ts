@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -14,7 +13,10 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { badRequest, HttpError } from './http/errors.js';
 import { ErrorBody } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
+import { createCollector } from './ingest/collector.js';
+import { collectorRoutes } from './ingest/routes.js';
 import { Segment, segmentRoutes } from './segments/routes.js';
+import { trackerRoutes } from './tracker/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { TrackerFeatures, Workspace } from './workspaces/schemas.js';
@@ -103,8 +105,17 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     }
   });
 
+  const collector = await createCollector(config, deps.db);
+  // Acknowledged events are committed before the database pool closes.
+  app.addHook('onClose', () => collector.flush());
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    reply.type(collector.metrics.registry.contentType);
+    return collector.metrics.registry.metrics();
+  });
+  await app.register(async (scope) => collectorRoutes(scope, deps, collector));
+  trackerRoutes(app, deps);
+
   await app.register(async (api) => {
-    await api.register(cors, { origin: false });
     api.addHook('onRequest', bearerAuth(deps.tokens));
     await api.register(rateLimit, {
       max: config.rateLimitPerMinute,

@@ -15,13 +15,17 @@ export interface Config {
   sessionIdleSeconds: number;
   webhookRetrySeconds: number[];
   allowPrivateWebhooks: boolean;
-  geoipCityDb: string | null;
+  /** City `.mmdb` files (comma-separated in the setting); null means the bundled DB-IP Lite data. */
+  geoipCityDb: string[] | null;
   asnDb: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Master secret for token signing and encryption at rest; null means "generate once in DATA_DIR". */
   tokenSecret: string | null;
   /** Requests per minute per access token on the API. */
   rateLimitPerMinute: number;
+  /** Collect requests per minute from one client address, and for one tracking script. */
+  collectRateLimitPerIp: number;
+  collectRateLimitPerScript: number;
 }
 
 /** A setting with a bad value; start-up stops with this message. */
@@ -131,10 +135,21 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     sessionIdleSeconds: integer(env, 'SESSION_IDLE_SECONDS', 1800, 1, 86_400),
     webhookRetrySeconds: retrySchedule(env),
     allowPrivateWebhooks: boolean(env, 'ALLOW_PRIVATE_WEBHOOKS', false),
-    geoipCityDb: text(env, 'GEOIP_CITY_DB') ?? null,
+    geoipCityDb:
+      text(env, 'GEOIP_CITY_DB')
+        ?.split(',')
+        .map((file) => path.resolve(cwd, file.trim())) ?? null,
     asnDb: text(env, 'ASN_DB') ?? null,
     logLevel: logLevel as Config['logLevel'],
     tokenSecret,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    collectRateLimitPerIp: integer(env, 'COLLECT_RATE_LIMIT_PER_IP', 3000, 1, 100_000_000),
+    collectRateLimitPerScript: integer(
+      env,
+      'COLLECT_RATE_LIMIT_PER_SCRIPT',
+      120_000,
+      1,
+      100_000_000,
+    ),
   };
 }

@@ -1,10 +1,12 @@
 import { type Kysely, type Migration, Migrator } from 'kysely';
 import * as foundation from './migrations/0001_foundation.js';
+import * as tracking from './migrations/0002_tracking.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
+  '0002_tracking': tracking,
 };
 
 /** Applies pending migrations (Kysely takes a lock, so concurrent starts are safe). */

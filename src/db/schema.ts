@@ -10,6 +10,11 @@ export interface Database {
   custom_fields: CustomFieldTable;
   segments: SegmentTable;
   webhook_configs: WebhookConfigTable;
+  organisations: OrganisationTable;
+  ip_ranges: IpRangeTable;
+  sessions: SessionTable;
+  events: EventTable;
+  segment_members: SegmentMemberTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -99,4 +104,53 @@ export interface WebhookConfigTable {
   secret_encrypted: Buffer;
   mode: string;
   updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface OrganisationTable {
+  workspace_id: string;
+  id: string;
+  domain: string;
+  name: string;
+  created_at: CreatedAt;
+}
+
+export interface IpRangeTable {
+  network: string;
+  domain: string;
+  name: string;
+  imported_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface SessionTable {
+  workspace_id: string;
+  id: string;
+  visitor_id: string;
+  organisation_id: string | null;
+  started_at: Date;
+  ended_at: Date;
+  referrer: string;
+  referrer_at: Date | null;
+  country: string;
+  state: string;
+  city: string;
+  latitude: number;
+  longitude: number;
+  browser: string;
+  device_type: string;
+}
+
+export interface EventTable {
+  workspace_id: string;
+  session_id: string;
+  id: Generated<string>;
+  type: string;
+  ts: Date;
+  url: string;
+  data: Json<Record<string, unknown>>;
+}
+
+export interface SegmentMemberTable {
+  workspace_id: string;
+  segment_id: string;
+  organisation_id: string;
 }

@@ -1,0 +1,29 @@
+import type { IpRanges, OrganisationHint } from './ip-ranges.js';
+
+/** Who is visiting, as far as the request alone can tell. */
+export interface VisitClues {
+  ip: string;
+}
+
+/** One way of naming the organisation behind a visit; null when it cannot tell. */
+export interface Resolver {
+  name: string;
+  resolve(clues: VisitClues): Promise<OrganisationHint | null>;
+}
+
+export const ipRangeResolver = (ranges: IpRanges): Resolver => ({
+  name: 'ip_ranges',
+  resolve: (clues) => ranges.lookup(clues.ip),
+});
+
+/** Asks each resolver in turn; the first that answers wins. */
+export async function resolveOrganisation(
+  resolvers: Resolver[],
+  clues: VisitClues,
+): Promise<(OrganisationHint & { source: string }) | null> {
+  for (const resolver of resolvers) {
+    const hint = await resolver.resolve(clues);
+    if (hint) return { ...hint, source: resolver.name };
+  }
+  return null;
+}

@@ -1,0 +1,161 @@
+import { type Static, Type } from '@sinclair/typebox';
+import Ajv from 'ajv';
+import { badRequest, HttpError } from '../http/errors.js';
+import { fieldErrors } from '../http/validation.js';
+import { MAX_FIELDS, MAX_VALUE_LENGTH, SENSITIVE_FIELD } from './sensitive.js';
+
+export const EVENT_TYPES = [
+  'pageview',
+  'page_leave',
+  'form_submit',
+  'form_abandon',
+  'click',
+  'download',
+  'custom',
+  'identify',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const MAX_EVENTS = 100;
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const Text = (maxLength: number) => Type.String({ maxLength });
+const Seconds = Type.Number({ minimum: 0, maximum: 31_536_000 });
+const Pairs = Type.Array(Type.Object({ name: Type.String(), value: Type.Unknown() }));
+const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
+
+const RawEvent = Type.Object({
+  type: Type.Union(EVENT_TYPES.map((type) => Type.Literal(type))),
+  ts: Type.Union([Type.String({ maxLength: 40 }), Type.Number()]),
+  url: Text(4096),
+  referrer: Type.Optional(Text(4096)),
+  title: Type.Optional(Text(1000)),
+  time_on_page: Type.Optional(Seconds),
+  form_id: Type.Optional(Text(255)),
+  form_name: Type.Optional(Text(255)),
+  time_spent: Type.Optional(Seconds),
+  fields: Type.Optional(Pairs),
+  href: Type.Optional(Text(4096)),
+  text: Type.Optional(Text(1000)),
+  name: Type.Optional(Text(255)),
+  properties: Type.Optional(Type.Record(Type.String(), Scalar)),
+  email: Type.Optional(Text(320)),
+  traits: Type.Optional(Type.Record(Type.String(), Scalar)),
+});
+
+const uuid = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+const CollectBody = Type.Object({
+  tracking_script_id: Type.String({ minLength: 1, maxLength: 64 }),
+  anonymous_id: Type.String({ pattern: uuid }),
+  session_uuid: Type.String({ pattern: uuid }),
+  events: Type.Array(RawEvent, { minItems: 1 }),
+});
+type CollectBody = Static<typeof CollectBody>;
+type RawEvent = Static<typeof RawEvent>;
+
+const validate = new Ajv.default({ allErrors: false, strict: false }).compile<CollectBody>(
+  CollectBody,
+);
+
+/** One event as the collector accepted it: common fields plus its type's own. */
+export interface TrackedEvent {
+  type: EventType;
+  ts: Date;
+  url: string;
+  data: Record<string, unknown>;
+}
+
+export interface Collected {
+  trackingScriptId: string;
+  visitorId: string;
+  clientSessionId: string;
+  events: TrackedEvent[];
+}
+
+// Clocks are wrong; an event from the future is taken as happening now.
+const FUTURE_TOLERANCE_MS = 5 * 60_000;
+
+/** Checks the wire shape of contract §5; 400 says what is wrong, 413 when over the limits. */
+export function parseCollectBody(body: unknown, receivedAt: Date): Collected {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw badRequest(
+      'The body must be a JSON object with tracking_script_id, anonymous_id, session_uuid and events.',
+    );
+  }
+  const events = (body as { events?: unknown }).events;
+  if (Array.isArray(events) && events.length > MAX_EVENTS) {
+    throw new HttpError(413, `At most ${MAX_EVENTS} events per request.`);
+  }
+  if (!validate(body)) {
+    const [field, problems] = Object.entries(fieldErrors(validate.errors ?? []))[0] ?? [];
+    throw badRequest(`Invalid ${field ?? 'body'}: ${problems?.[0] ?? 'unexpected shape'}`);
+  }
+  return {
+    trackingScriptId: body.tracking_script_id,
+    visitorId: body.anonymous_id.toLowerCase(),
+    clientSessionId: body.session_uuid.toLowerCase(),
+    events: body.events.map((event, index) => normalise(event, index, receivedAt)),
+  };
+}
+
+function normalise(event: RawEvent, index: number, receivedAt: Date): TrackedEvent {
+  const ts = new Date(event.ts);
+  if (Number.isNaN(ts.getTime()) || ts.getFullYear() < 2000) {
+    throw badRequest(
+      `Invalid events.${index}.ts: use an ISO 8601 timestamp or epoch milliseconds.`,
+    );
+  }
+  const when = ts.getTime() > receivedAt.getTime() + FUTURE_TOLERANCE_MS ? receivedAt : ts;
+  const require = (name: keyof RawEvent) => {
+    if (event[name] === undefined)
+      throw badRequest(`Invalid events.${index}: a ${event.type} event needs ${name}.`);
+  };
+  let data: Record<string, unknown>;
+  switch (event.type) {
+    case 'pageview':
+      data = { referrer: event.referrer ?? '', title: event.title ?? '' };
+      break;
+    case 'page_leave':
+      require('time_on_page');
+      data = { time_on_page: Math.round(event.time_on_page ?? 0) };
+      break;
+    case 'form_submit':
+    case 'form_abandon':
+      data = {
+        form_id: event.form_id ?? '',
+        form_name: event.form_name ?? '',
+        time_spent: Math.round(event.time_spent ?? 0),
+        fields: safeFields(event.fields ?? []),
+      };
+      break;
+    case 'click':
+    case 'download':
+      require('href');
+      data = { href: event.href ?? '', text: event.text ?? '' };
+      break;
+    case 'custom':
+      require('name');
+      data = { name: event.name ?? '', properties: event.properties ?? {} };
+      break;
+    case 'identify':
+      require('email');
+      data = { email: (event.email ?? '').trim().toLowerCase(), traits: event.traits ?? {} };
+      break;
+  }
+  return { type: event.type, ts: when, url: event.url, data };
+}
+
+/** Names with their values as text, never a sensitive value, at most 50 of them. */
+function safeFields(fields: { name: string; value: unknown }[]) {
+  return fields
+    .filter((field) => field.name !== '' && !SENSITIVE_FIELD.test(field.name))
+    .slice(0, MAX_FIELDS)
+    .map((field) => ({
+      name: field.name.slice(0, 255),
+      value: (typeof field.value === 'string'
+        ? field.value
+        : JSON.stringify(field.value ?? '')
+      ).slice(0, MAX_VALUE_LENGTH),
+    }));
+}

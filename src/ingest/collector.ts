@@ -1,0 +1,86 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import { GroupCommit } from '../db/group-commit.js';
+import type { Database } from '../db/schema.js';
+import { defaultCityDatabases, GeoLocator } from '../identify/geo.js';
+import { IpRanges } from '../identify/ip-ranges.js';
+import { ipRangeResolver } from '../identify/resolver.js';
+import { ensureOrganisations, organisationKey } from '../organisations/store.js';
+import type { Collected } from './body.js';
+import { ingestMetrics } from './metrics.js';
+import { type IngestContext, ingestSteps, runPipeline } from './pipeline.js';
+import { ScriptDirectory, type TrackingScript } from './scripts.js';
+import type { VisitEvent } from './sessionizer.js';
+import { storeEvents } from './store.js';
+
+/** A collect request after the pipeline: what the writer needs. */
+interface Accepted {
+  context: IngestContext;
+  visitorId: string;
+}
+
+/** The collector's parts: script lookup, the pipeline, metrics and the group-commit writer. */
+export async function createCollector(config: Config, db: Kysely<Database>) {
+  const geo = await GeoLocator.open(config.geoipCityDb ?? defaultCityDatabases());
+  const steps = ingestSteps(geo, [ipRangeResolver(new IpRanges(db))]);
+  const scripts = new ScriptDirectory(db);
+  const metrics = ingestMetrics();
+  const idleMs = config.sessionIdleSeconds * 1000;
+
+  const writer = new GroupCommit<Accepted>(
+    async (accepted) => {
+      const organisations = await ensureOrganisations(
+        db,
+        accepted.flatMap(({ context }) =>
+          context.organisation
+            ? [{ workspaceId: context.script.workspaceId, ...context.organisation }]
+            : [],
+        ),
+      );
+      const items: VisitEvent[] = accepted.flatMap(({ context, visitorId }) => {
+        const { script, agent, location, organisation } = context;
+        const visit = {
+          workspaceId: script.workspaceId,
+          visitorId,
+          browser: agent?.browser ?? '',
+          deviceType: agent?.deviceType ?? '',
+          location: location ?? geo.locate(''),
+          organisationId: organisation
+            ? (organisations.get(organisationKey(script.workspaceId, organisation.domain)) ?? null)
+            : null,
+        };
+        return context.events.map((event) => ({ visit, event }));
+      });
+      await storeEvents(db, items, idleMs);
+      metrics.stored.inc(items.length);
+    },
+    {
+      maxItems: 500, // requests, each with up to 100 events
+      onWrite: (count, ms) => {
+        metrics.groupSize.observe(count);
+        metrics.groupSeconds.observe(ms / 1000);
+      },
+    },
+  );
+
+  return {
+    scripts,
+    metrics,
+    /** Runs the pipeline and resolves once what it kept is committed; the number stored. */
+    async ingest(
+      script: TrackingScript,
+      collected: Collected,
+      client: { ip: string; userAgent: string | undefined },
+    ): Promise<number> {
+      metrics.received.inc(collected.events.length);
+      const context: IngestContext = { script, ...client, events: collected.events };
+      await runPipeline(steps, context, metrics);
+      if (context.events.length === 0) return 0;
+      await writer.add([{ context, visitorId: collected.visitorId }]);
+      return context.events.length;
+    },
+    /** Waits for every acknowledged write (at shutdown). */
+    flush: () => writer.flush(),
+  };
+}
+export type Collector = Awaited<ReturnType<typeof createCollector>>;

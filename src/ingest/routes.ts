@@ -1,0 +1,71 @@
+import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyRequest } from 'fastify';
+import type { Api, AppDeps } from '../http/api.js';
+import { badRequest, HttpError, notFound } from '../http/errors.js';
+import { MAX_BODY_BYTES, parseCollectBody } from './body.js';
+import type { Collector } from './collector.js';
+
+const scriptOf = (request: FastifyRequest) => {
+  const body = request.body as { tracking_script_id?: unknown } | undefined;
+  return typeof body?.tracking_script_id === 'string' ? body.tracking_script_id : '';
+};
+
+/** POST /t/collect (contract §5), answered 202 only once its events are committed. */
+export async function collectorRoutes(app: Api, deps: AppDeps, collector: Collector) {
+  // Browsers send text/plain to avoid a CORS preflight; the body is JSON all the same.
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, JSON.parse(String(body)));
+    } catch {
+      done(badRequest('The body is not valid JSON.'), undefined);
+    }
+  });
+  await app.register(cors, { origin: '*', methods: ['POST'] });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new HttpError(429, `Too many collect requests; retry in ${context.after}.`),
+  });
+  const limits = [
+    app.rateLimit({
+      max: deps.config.collectRateLimitPerIp,
+      timeWindow: 60_000,
+      keyGenerator: (request) => `ip ${request.ip}`,
+    }),
+    app.rateLimit({
+      max: deps.config.collectRateLimitPerScript,
+      timeWindow: 60_000,
+      keyGenerator: (request) => `script ${scriptOf(request)}`,
+    }),
+  ];
+
+  app.addHook('onResponse', async (_request, reply) => {
+    collector.metrics.requests.inc({ status: String(reply.statusCode) });
+  });
+
+  app.post(
+    '/t/collect',
+    { bodyLimit: MAX_BODY_BYTES, preHandler: limits, schema: { hide: true } },
+    async (request, reply) => {
+      const collected = parseCollectBody(request.body, new Date());
+      const script = await collector.scripts.find(collected.trackingScriptId);
+      if (!script) throw notFound('Unknown tracking_script_id.');
+      if (script.revoked) throw new HttpError(410, 'This tracking script was unlinked.');
+      let accepted: number;
+      try {
+        accepted = await collector.ingest(script, collected, {
+          ip: request.ip,
+          userAgent: request.headers['user-agent'],
+        });
+      } catch (error) {
+        request.log.error({ err: error }, 'events could not be stored');
+        throw new HttpError(503, 'The events could not be stored; send them again.', undefined, {
+          'retry-after': '5',
+        });
+      }
+      reply.status(202);
+      return { accepted };
+    },
+  );
+}

@@ -1,0 +1,64 @@
+import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { Database } from '../db/schema.js';
+
+export interface TrackingScript {
+  id: string;
+  workspaceId: string;
+  revoked: boolean;
+  features: { form_tracking: boolean; click_tracking: boolean; download_tracking: boolean };
+}
+
+const UNKNOWN = Symbol('unknown');
+
+/**
+ * Tracking script id → its workspace and flags, cached briefly: the collector asks on every
+ * request, and a flag change or an unlink may take up to TTL_MS to reach it.
+ */
+export class ScriptDirectory {
+  static readonly TTL_MS = 2_000;
+  private readonly cache = new LRUCache<string, TrackingScript | typeof UNKNOWN>({
+    max: 10_000,
+    ttl: ScriptDirectory.TTL_MS,
+  });
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async find(id: string): Promise<TrackingScript | null> {
+    const cached = this.cache.get(id);
+    if (cached !== undefined) return cached === UNKNOWN ? null : cached;
+    const script = (await findTrackingScript(this.db, id)) ?? null;
+    this.cache.set(id, script ?? UNKNOWN);
+    return script;
+  }
+}
+
+export async function findTrackingScript(
+  db: Kysely<Database>,
+  id: string,
+): Promise<TrackingScript | undefined> {
+  const row = await db
+    .selectFrom('tracking_scripts as ts')
+    .innerJoin('workspaces as w', 'w.id', 'ts.workspace_id')
+    .select([
+      'ts.id',
+      'ts.workspace_id',
+      'ts.revoked_at',
+      'w.form_tracking',
+      'w.click_tracking',
+      'w.download_tracking',
+    ])
+    .where('ts.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    revoked: row.revoked_at !== null,
+    features: {
+      form_tracking: row.form_tracking,
+      click_tracking: row.click_tracking,
+      download_tracking: row.download_tracking,
+    },
+  };
+}
