@@ -16,6 +16,8 @@ import { validatorCompiler } from './http/validation.js';
 import { createCollector } from './ingest/collector.js';
 import { collectorRoutes } from './ingest/routes.js';
 import { Segment, segmentRoutes } from './segments/routes.js';
+import { sessionRoutes } from './sessions/routes.js';
+import { Session, SessionEvent } from './sessions/schemas.js';
 import { trackerRoutes } from './tracker/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
@@ -68,7 +70,15 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
   });
   registerErrorHandling(app);
 
-  for (const schema of [ErrorBody, Workspace, TrackerFeatures, CustomField, Segment]) {
+  for (const schema of [
+    ErrorBody,
+    Workspace,
+    TrackerFeatures,
+    CustomField,
+    Segment,
+    SessionEvent,
+    Session,
+  ]) {
     app.addSchema(schema);
   }
   await app.register(swagger, {
@@ -131,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     workspaceRoutes(api, deps);
     customFieldRoutes(api, deps);
     segmentRoutes(api, deps);
+    sessionRoutes(api, deps);
     webhookRoutes(api, deps);
   });
 

@@ -5,6 +5,7 @@ import { parseDuration, Tokens } from './auth/tokens.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { type Db, openDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
+import { importIpRangesCsv } from './identify/import-ip-ranges.js';
 import { serve } from './serve.js';
 import { presentWorkspace } from './workspaces/present.js';
 import { defaultWorkspaceName, parseSiteUrl } from './workspaces/site-url.js';
@@ -146,6 +147,28 @@ export function cli(config: () => Config): Command {
         });
         const base = settings.publicUrl ?? `http://localhost:${settings.port}`;
         console.log(JSON.stringify(presentWorkspace(row, base), null, 2));
+      }),
+    );
+
+  const importer = program.command('import').description('bring in identification data');
+  importer
+    .command('ip-ranges')
+    .description('IP ranges of organisations: CSV with network,domain,name (IPv4 and IPv6)')
+    .argument('<file>', 'a .csv file')
+    .action((file: string) =>
+      withDatabase(config(), async (database) => {
+        if (!file.toLowerCase().endsWith('.csv')) {
+          throw new Error('Give a .csv file with the columns network,domain,name.');
+        }
+        const summary = await importIpRangesCsv(database.db, file);
+        for (const { line, reason } of summary.refused.slice(0, 20)) {
+          process.stderr.write(`line ${line}: ${reason}\n`);
+        }
+        if (summary.refused.length > 20) {
+          process.stderr.write(`... and ${summary.refused.length - 20} more refused lines\n`);
+        }
+        console.log(`${summary.taken} ranges taken, ${summary.refused.length} refused`);
+        if (summary.taken === 0 && summary.refused.length > 0) process.exitCode = 1;
       }),
     );
 

@@ -18,6 +18,8 @@ const EXPECTED_ROUTES = {
   '/v1/workspaces/{workspaceUuid}/custom-fields/{key}': ['delete', 'get', 'patch'],
   '/v1/workspaces/{workspaceUuid}/tags': ['post'],
   '/v1/workspaces/{workspaceUuid}/segments': ['get'],
+  '/v1/workspaces/{workspaceUuid}/sessions': ['get'],
+  '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/sessions': ['get'],
   '/radar/operator/v1/webhooks': ['get', 'patch'],
 };
 

@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import Ajv from 'ajv';
 import { badRequest, HttpError } from '../http/errors.js';
 import { fieldErrors } from '../http/validation.js';
-import { MAX_FIELDS, MAX_VALUE_LENGTH, SENSITIVE_FIELD } from './sensitive.js';
+import { MAX_FIELDS, MAX_VALUE_LENGTH, redactUrl, SENSITIVE_FIELD } from './sensitive.js';
 
 export const EVENT_TYPES = [
   'pageview',
@@ -114,7 +114,7 @@ function normalise(event: RawEvent, index: number, receivedAt: Date): TrackedEve
   let data: Record<string, unknown>;
   switch (event.type) {
     case 'pageview':
-      data = { referrer: event.referrer ?? '', title: event.title ?? '' };
+      data = { referrer: redactUrl(event.referrer ?? ''), title: event.title ?? '' };
       break;
     case 'page_leave':
       require('time_on_page');
@@ -132,7 +132,7 @@ function normalise(event: RawEvent, index: number, receivedAt: Date): TrackedEve
     case 'click':
     case 'download':
       require('href');
-      data = { href: event.href ?? '', text: event.text ?? '' };
+      data = { href: redactUrl(event.href ?? ''), text: event.text ?? '' };
       break;
     case 'custom':
       require('name');
@@ -143,7 +143,7 @@ function normalise(event: RawEvent, index: number, receivedAt: Date): TrackedEve
       data = { email: (event.email ?? '').trim().toLowerCase(), traits: event.traits ?? {} };
       break;
   }
-  return { type: event.type, ts: when, url: event.url, data };
+  return { type: event.type, ts: when, url: redactUrl(event.url), data };
 }
 
 /** Names with their values as text, never a sensitive value, at most 50 of them. */

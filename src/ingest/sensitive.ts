@@ -8,3 +8,19 @@ export const SENSITIVE_FIELD =
 
 export const MAX_FIELDS = 50;
 export const MAX_VALUE_LENGTH = 500;
+
+/**
+ * The URL without query parameters that are sensitive by the same rule: a form sent with
+ * GET puts its values in the next page's address.
+ */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const sensitive = [...parsed.searchParams.keys()].filter((key) => SENSITIVE_FIELD.test(key));
+    if (sensitive.length === 0) return url;
+    for (const key of sensitive) parsed.searchParams.delete(key);
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}

@@ -1,6 +1,11 @@
 // The Footfall tracker, bundled by esbuild and served at /t/{tracking_script_id}.js with
 // the workspace's settings in __FOOTFALL__. It must never throw into the host page.
-import { MAX_FIELDS, MAX_VALUE_LENGTH, SENSITIVE_FIELD } from '../../ingest/sensitive.js';
+import {
+  MAX_FIELDS,
+  MAX_VALUE_LENGTH,
+  redactUrl,
+  SENSITIVE_FIELD,
+} from '../../ingest/sensitive.js';
 
 declare const __FOOTFALL__: {
   id: string;
@@ -97,7 +102,7 @@ function start(stub: Footfall | undefined) {
   }
 
   function push(type: string, fields: Record<string, unknown> = {}) {
-    queue.push({ type, ts: now(), url: location.href, ...fields });
+    queue.push({ type, ts: now(), url: redactUrl(location.href), ...fields });
     timer ??= setTimeout(safe(send), 300);
   }
 
@@ -142,7 +147,7 @@ function start(stub: Footfall | undefined) {
       leave();
       abandonForms();
     }
-    push('pageview', { referrer: pageUrl || doc.referrer, title: doc.title });
+    push('pageview', { referrer: redactUrl(pageUrl || doc.referrer), title: doc.title });
     pageUrl = url;
     pageStart = now();
   }
@@ -195,7 +200,7 @@ function start(stub: Footfall | undefined) {
     const download = link.hasAttribute('download') || DOWNLOAD.test(link.pathname);
     if (download ? settings.downloads : settings.clicks && link.host !== location.host) {
       push(download ? 'download' : 'click', {
-        href: link.href,
+        href: redactUrl(link.href),
         text: (link.innerText || link.textContent || '').trim().slice(0, 200),
       });
       send();

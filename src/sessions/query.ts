@@ -1,0 +1,165 @@
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { DateRange } from './dates.js';
+
+export interface SessionFilters {
+  workspaceId: string;
+  range: DateRange | null;
+  organisationId?: string;
+  segmentId?: string;
+  url?: string;
+  referrer?: string;
+  visitorId?: string;
+}
+
+const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The WHERE clause of a session list: listed sessions are always attributed. */
+function where(f: SessionFilters): RawBuilder<unknown> {
+  const parts: RawBuilder<unknown>[] = [
+    sql`s.workspace_id = ${f.workspaceId}`,
+    sql`s.organisation_id IS NOT NULL`,
+  ];
+  if (f.range) {
+    parts.push(sql`s.started_at >= ${f.range.from.toISOString()}::timestamptz`);
+    parts.push(sql`s.started_at < ${f.range.to.toISOString()}::timestamptz`);
+  }
+  if (f.organisationId) parts.push(sql`s.organisation_id = ${f.organisationId}`);
+  if (f.visitorId) parts.push(sql`s.visitor_id = ${f.visitorId}`);
+  if (f.referrer) parts.push(sql`s.referrer ILIKE ${likeContaining(f.referrer)}`);
+  if (f.url) {
+    parts.push(sql`EXISTS (SELECT 1 FROM events e WHERE e.workspace_id = s.workspace_id
+      AND e.session_id = s.id AND e.url ILIKE ${likeContaining(f.url)})`);
+  }
+  if (f.segmentId) {
+    parts.push(sql`EXISTS (SELECT 1 FROM segment_members m WHERE m.workspace_id = s.workspace_id
+      AND m.segment_id = ${f.segmentId} AND m.organisation_id = s.organisation_id)`);
+  }
+  return sql.join(parts, sql` AND `);
+}
+
+export interface SessionPage {
+  ids: string[];
+  total: number;
+  totalOrganisations: number;
+}
+
+/**
+ * One page of matching session ids, newest first. With `organisationLimit`, only sessions
+ * of the organisations with the most recent matching session are kept (contract §6).
+ */
+export async function findSessionPage(
+  db: Kysely<Database>,
+  filters: SessionFilters,
+  page: { offset: number; limit: number },
+  organisationLimit: number | null,
+): Promise<SessionPage> {
+  const cap = organisationLimit ?? 2_147_483_647;
+  const { rows } = await sql<{ id: string | null; total: number; total_organisations: number }>`
+    WITH matching AS (
+      SELECT s.id, s.organisation_id, s.started_at FROM sessions s WHERE ${where(filters)}
+    ), organisations AS (
+      SELECT organisation_id, max(started_at) AS last FROM matching GROUP BY organisation_id
+    ), kept AS (
+      SELECT organisation_id FROM organisations ORDER BY last DESC, organisation_id LIMIT ${cap}
+    ), listed AS (
+      SELECT m.id, m.started_at FROM matching m JOIN kept USING (organisation_id)
+    ), page AS (
+      SELECT id, started_at FROM listed ORDER BY started_at DESC, id
+      OFFSET ${page.offset} LIMIT ${page.limit}
+    )
+    SELECT page.id, counts.total, counts.total_organisations
+    FROM (SELECT (SELECT count(*) FROM listed) AS total,
+                 (SELECT count(*) FROM organisations) AS total_organisations) counts
+    LEFT JOIN page ON true
+    ORDER BY page.started_at DESC, page.id`.execute(db);
+  return {
+    ids: rows.flatMap((row) => (row.id ? [row.id] : [])),
+    total: Number(rows[0]?.total ?? 0),
+    totalOrganisations: Number(rows[0]?.total_organisations ?? 0),
+  };
+}
+
+export interface SessionRecord {
+  id: string;
+  organisation_id: string;
+  visitor_id: string;
+  started_at: Date;
+  ended_at: Date;
+  referrer: string;
+  country: string;
+  state: string;
+  city: string;
+  latitude: number;
+  longitude: number;
+  browser: string;
+  device_type: string;
+  events: { type: string; ts: Date; url: string; data: Record<string, unknown> }[];
+}
+
+/** The sessions with these ids and their events, in the order of `ids`. */
+export async function loadSessions(
+  db: Kysely<Database>,
+  workspaceId: string,
+  ids: string[],
+): Promise<SessionRecord[]> {
+  if (ids.length === 0) return [];
+  const [sessions, events] = await Promise.all([
+    db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', ids)
+      .execute(),
+    db
+      .selectFrom('events')
+      .select(['session_id', 'type', 'ts', 'url', 'data'])
+      .where('workspace_id', '=', workspaceId)
+      .where('session_id', 'in', ids)
+      .orderBy('ts')
+      .orderBy('id')
+      .execute(),
+  ]);
+  const eventsBySession = new Map<string, SessionRecord['events']>();
+  for (const event of events) {
+    const list = eventsBySession.get(event.session_id) ?? [];
+    list.push(event);
+    eventsBySession.set(event.session_id, list);
+  }
+  const byId = new Map(sessions.map((s) => [s.id, s]));
+  return ids.flatMap((id) => {
+    const session = byId.get(id);
+    if (!session?.organisation_id) return [];
+    return [
+      {
+        ...session,
+        organisation_id: session.organisation_id,
+        events: eventsBySession.get(id) ?? [],
+      },
+    ];
+  });
+}
+
+export async function segmentExists(db: Kysely<Database>, workspaceId: string, segmentId: string) {
+  const row = await db
+    .selectFrom('segments')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', segmentId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function organisationExists(
+  db: Kysely<Database>,
+  workspaceId: string,
+  organisationId: string,
+) {
+  const row = await db
+    .selectFrom('organisations')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', organisationId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,124 @@
+import { Type } from '@sinclair/typebox';
+import { isUuid } from '../auth/tokens.js';
+import type { Api, AppDeps } from '../http/api.js';
+import { notFound } from '../http/errors.js';
+import { checkPageWindow, PageSchema, paginate } from '../http/pagination.js';
+import { errorResponses, WorkspaceParams } from '../http/schemas.js';
+import { requireWorkspace } from '../workspaces/access.js';
+import { dateRange } from './dates.js';
+import { presentSession } from './present.js';
+import {
+  findSessionPage,
+  loadSessions,
+  organisationExists,
+  type SessionFilters,
+  segmentExists,
+} from './query.js';
+import { OrganisationSessionsQuery, Session, SessionsQuery } from './schemas.js';
+
+const tags = ['Sessions'];
+const SessionPage = PageSchema(Type.Ref(Session));
+const CappedSessionPage = Type.Object({
+  ...SessionPage.properties,
+  truncated: Type.Boolean(),
+  total_organisations: Type.Integer(),
+  organisation_limit: Type.Integer(),
+});
+
+export function sessionRoutes(app: Api, deps: AppDeps): void {
+  const list = async (filters: SessionFilters, page: number, size: number, cap: number | null) => {
+    const found = await findSessionPage(
+      deps.db,
+      filters,
+      { offset: (page - 1) * size, limit: size },
+      cap,
+    );
+    const sessions = await loadSessions(deps.db, filters.workspaceId, found.ids);
+    return { ...found, data: sessions.map(presentSession) };
+  };
+
+  app.get(
+    '/v1/workspaces/:workspaceUuid/sessions',
+    {
+      schema: {
+        tags,
+        summary: 'List attributed sessions in a date range, newest first',
+        params: WorkspaceParams,
+        querystring: SessionsQuery,
+        response: { 200: CappedSessionPage, ...errorResponses(400, 401, 404, 422, 429) },
+      },
+    },
+    async (request) => {
+      const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
+      const query = request.query;
+      const range = dateRange(query, true);
+      checkPageWindow(query);
+      if (query.segmentUuid !== undefined) {
+        const known =
+          isUuid(query.segmentUuid) &&
+          (await segmentExists(deps.db, workspace.id, query.segmentUuid));
+        if (!known) throw notFound('Segment not found.');
+      }
+      const limit = deps.config.sessionsOrganisationLimit;
+      const result = await list(
+        {
+          workspaceId: workspace.id,
+          range,
+          segmentId: query.segmentUuid,
+          url: query.url,
+          referrer: query.referrer,
+          visitorId: query.visitor_uuid,
+        },
+        query.page,
+        query.size,
+        limit,
+      );
+      return {
+        ...paginate(request, deps.config.publicUrl, query, result.total, result.data),
+        truncated: result.totalOrganisations > limit,
+        total_organisations: result.totalOrganisations,
+        organisation_limit: limit,
+      };
+    },
+  );
+
+  app.get(
+    '/v1/workspaces/:workspaceUuid/organisations/:organisationUuid/sessions',
+    {
+      schema: {
+        tags,
+        summary: "List one organisation's sessions, newest first; dates optional",
+        params: Type.Object({
+          workspaceUuid: Type.String({ format: 'uuid' }),
+          organisationUuid: Type.String({ format: 'uuid' }),
+        }),
+        querystring: OrganisationSessionsQuery,
+        response: { 200: SessionPage, ...errorResponses(400, 401, 404, 422, 429) },
+      },
+    },
+    async (request) => {
+      const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
+      const { organisationUuid } = request.params;
+      if (!(await organisationExists(deps.db, workspace.id, organisationUuid))) {
+        throw notFound('Organisation not found.');
+      }
+      const query = request.query;
+      const range = dateRange(query, false);
+      checkPageWindow(query);
+      const result = await list(
+        {
+          workspaceId: workspace.id,
+          range,
+          organisationId: organisationUuid,
+          url: query.url,
+          referrer: query.referrer,
+          visitorId: query.visitor_uuid,
+        },
+        query.page,
+        query.size,
+        null,
+      );
+      return paginate(request, deps.config.publicUrl, query, result.total, result.data);
+    },
+  );
+}

@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import type { Answer } from './app.js';
+
+export const CHROME_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+
+/** Sends a collect request as the tracker does (text/plain, a browser's user agent). */
+export function collector(base: string) {
+  return async (body: unknown, headers: Record<string, string> = {}): Promise<Answer> => {
+    const response = await fetch(`${base}/t/collect`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': CHROME_UA, ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { status: response.status, headers: response.headers, body: parsed };
+  };
+}
+
+/** A visit's body: its ids and events (ts in epoch ms). */
+export function visit(
+  trackingScriptId: string,
+  events: Record<string, unknown>[],
+  ids: { visitor?: string; session?: string } = {},
+) {
+  return {
+    tracking_script_id: trackingScriptId,
+    anonymous_id: ids.visitor ?? randomUUID(),
+    session_uuid: ids.session ?? randomUUID(),
+    events,
+  };
+}
+
+export const pageview = (url: string, ts: number, referrer = '') => ({
+  type: 'pageview',
+  ts,
+  url,
+  referrer,
+  title: 'A page',
+});

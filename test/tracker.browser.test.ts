@@ -1,0 +1,234 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertIpRanges } from '../src/identify/ip-ranges.js';
+import { client, startTestApp, type TestApp } from './helpers/app.js';
+import { launchChromium } from './helpers/browser.js';
+
+// A small customer site on another loopback address, so the tracker works cross-origin.
+function customerSite(snippet: string): Promise<Server> {
+  const page = (title: string, body: string) =>
+    `<!doctype html><html><head><title>${title}</title>${snippet}</head><body>${body}</body></html>`;
+  const pages: Record<string, string> = {
+    '/': page(
+      'Home',
+      `<h1>Acme Analytics</h1>
+       <button id="to-pricing" onclick="history.pushState({}, '', '/pricing')">Pricing</button>
+       <a id="brochure" href="/files/brochure.pdf" download>Brochure</a>
+       <form id="newsletter" name="newsletter" onsubmit="return false">
+         <input name="newsletter_email" type="email">
+       </form>
+       <form id="contact" name="contact" action="/thanks" method="get">
+         <input name="email" type="email">
+         <input name="company">
+         <input name="password" type="password">
+         <input name="card_number" autocomplete="cc-number">
+         <input name="cvc">
+         <input name="secret_token" type="hidden" value="tok_hidden_123">
+         <button type="submit">Send</button>
+       </form>`,
+    ),
+    '/thanks': page(
+      'Thanks',
+      `<p>Thanks!</p><a id="out" href="https://partner.example/landing">Partner</a>`,
+    ),
+    '/files/brochure.pdf': '%PDF-1.4 brochure',
+  };
+  const server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0] as string;
+    const body = pages[path];
+    response.writeHead(body ? 200 : 404, {
+      'content-type': path.endsWith('.pdf') ? 'application/pdf' : 'text/html; charset=utf-8',
+    });
+    response.end(body ?? 'not found');
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.2', () => resolve(server)));
+}
+
+let t: TestApp;
+let api: ReturnType<typeof client>;
+let browser: Browser;
+let site: Server;
+let siteUrl: string;
+let workspace: { uuid: string; tracking_script_id: string; tracking_script_snippet: string };
+
+beforeAll(async () => {
+  t = await startTestApp();
+  api = client(t.url, (await t.operator()).token);
+  // Loopback visitors belong to one organisation, as an operator's range file would say.
+  await upsertIpRanges(t.database.db, [
+    { network: '127.0.0.0/8', domain: 'acme.com', name: 'Acme' },
+  ]);
+  workspace = (await api('POST', '/v1/workspaces', { url: 'http://127.0.0.2' })).body.data;
+  site = await customerSite(workspace.tracking_script_snippet);
+  siteUrl = `http://127.0.0.2:${(site.address() as AddressInfo).port}`;
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  site?.close();
+  await t?.close();
+});
+
+async function sessions() {
+  const today = new Date().toISOString().slice(0, 10);
+  return (await api('GET', `/v1/workspaces/${workspace.uuid}/sessions?date=${today}`)).body;
+}
+
+/** Polls the sessions API until `done` holds for its answer. */
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  for (let i = 0; i < 100 && !done(value); i++) {
+    await sleep(100);
+    value = await read();
+  }
+  return value;
+}
+
+const typesOf = (body: { data: { events: { event_type: string }[] }[] }) =>
+  body.data.flatMap((s) => s.events.map((e) => e.event_type));
+
+describe('the tracker in Chromium', () => {
+  it('records a visit as one session with its views and events, and no secrets', async () => {
+    const context = await browser.newContext({ acceptDownloads: true });
+    await context.route('https://partner.example/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<p>partner</p>' }),
+    );
+    const page = await context.newPage();
+    await page.goto(`${siteUrl}/`);
+    await page.waitForFunction(
+      () => (window as { footfall?: { loaded?: boolean } }).footfall?.loaded,
+    );
+    await page.click('#to-pricing'); // a single-page-app route
+    await page.evaluate(() =>
+      (window as unknown as { footfall: (...a: unknown[]) => void }).footfall(
+        'track',
+        'demo_requested',
+        {
+          plan: 'pro',
+          seats: 12,
+        },
+      ),
+    );
+    const download = page.waitForEvent('download');
+    await page.click('#brochure');
+    await download;
+    await page.fill('input[name=newsletter_email]', 'abandoned@acme.com'); // left unsent
+    await page.fill('input[name=email]', 'jane@acme.com');
+    await page.fill('input[name=company]', 'Acme');
+    await page.fill('input[name=password]', 'hunter2-very-secret');
+    await page.fill('input[name=card_number]', '4111111111111111');
+    await page.fill('input[name=cvc]', '737');
+    await Promise.all([page.waitForURL('**/thanks**'), page.click('button[type=submit]')]);
+    await page.waitForFunction(
+      () => (window as { footfall?: { loaded?: boolean } }).footfall?.loaded,
+    );
+    await Promise.all([page.waitForURL('https://partner.example/**'), page.click('#out')]);
+
+    const expected = ['pageview', 'custom', 'download', 'form_submit', 'form_abandon', 'click'];
+    const body = await until(
+      sessions,
+      (b) =>
+        expected.every((type) => typesOf(b).includes(type)) &&
+        typesOf(b).filter((x) => x === 'pageview').length >= 3,
+    );
+    expect(body.total).toBe(1);
+    const [session] = body.data;
+    expect(session.views.map((v: { url: string }) => new URL(v.url).pathname)).toEqual([
+      '/',
+      '/pricing',
+      '/thanks',
+    ]);
+    expect(session.browser).toBe('Chrome');
+    const events = session.events as Record<string, unknown>[];
+    const one = (type: string) => events.filter((e) => e.event_type === type);
+    expect(one('custom')).toEqual([
+      expect.objectContaining({
+        name: 'demo_requested',
+        properties: [
+          { name: 'plan', value: 'pro' },
+          { name: 'seats', value: '12' },
+        ],
+      }),
+    ]);
+    expect(one('download')).toEqual([
+      expect.objectContaining({
+        url: `${siteUrl}/pricing`,
+        properties: [
+          { name: 'href', value: `${siteUrl}/files/brochure.pdf` },
+          { name: 'text', value: 'Brochure' },
+        ],
+      }),
+    ]);
+    const [submit] = one('form_submit');
+    expect(submit).toMatchObject({
+      form_id: 'contact',
+      form_name: 'contact',
+      time_spent: expect.any(Number),
+    });
+    expect(submit?.fields).toEqual([
+      { name: 'email', value: 'jane@acme.com' },
+      { name: 'company', value: 'Acme' },
+    ]);
+    const [abandon] = one('form_abandon');
+    expect(abandon).toMatchObject({
+      form_id: 'newsletter',
+      fields: [{ name: 'newsletter_email', value: 'abandoned@acme.com' }],
+    });
+    // The GET form put its values in the address of /thanks: the sensitive ones are cut.
+    expect(session.views[2].url).toBe(`${siteUrl}/thanks?email=jane%40acme.com&company=Acme`);
+    expect(one('click')).toEqual([
+      expect.objectContaining({
+        url: `${siteUrl}/thanks?email=jane%40acme.com&company=Acme`,
+        properties: [
+          { name: 'href', value: 'https://partner.example/landing' },
+          { name: 'text', value: 'Partner' },
+        ],
+      }),
+    ]);
+    // Views come in order within events too, and each view has a time on page.
+    expect(one('pageview')).toHaveLength(3);
+
+    const everything = JSON.stringify(
+      await Promise.all([
+        t.database.db.selectFrom('events').selectAll().execute(),
+        t.database.db.selectFrom('sessions').selectAll().execute(),
+      ]),
+    );
+    for (const secret of ['hunter2-very-secret', '4111111111111111', '737', 'tok_hidden_123']) {
+      expect(everything).not.toContain(secret);
+    }
+    await context.close();
+  });
+
+  it('records no clicks on the next page load once click tracking is off', async () => {
+    const before = typesOf(await sessions());
+    const clicksBefore = before.filter((type) => type === 'click').length;
+    const viewsBefore = before.filter((type) => type === 'pageview').length;
+    await api('PATCH', `/v1/workspaces/${workspace.uuid}/tracker-features`, {
+      click_tracking: false,
+    });
+
+    const context = await browser.newContext();
+    await context.route('https://partner.example/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<p>partner</p>' }),
+    );
+    const page = await context.newPage();
+    await page.goto(`${siteUrl}/thanks`);
+    await page.waitForFunction(
+      () => (window as { footfall?: { loaded?: boolean } }).footfall?.loaded,
+    );
+    await Promise.all([page.waitForURL('https://partner.example/**'), page.click('#out')]);
+    const after = await until(
+      sessions,
+      (b) => typesOf(b).filter((x) => x === 'pageview').length > viewsBefore,
+    );
+    expect(typesOf(after).filter((type) => type === 'pageview').length).toBe(viewsBefore + 1);
+    await sleep(500); // a click, had one been sent, would have arrived with the page view
+    const clicksAfter = typesOf(await sessions()).filter((type) => type === 'click').length;
+    expect(clicksAfter).toBe(clicksBefore);
+    await context.close();
+  });
+});
