@@ -99,11 +99,11 @@ describe('the tracker in Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${siteUrl}/`);
     await page.waitForFunction(
-      () => (window as { footfall?: { loaded?: boolean } }).footfall?.loaded,
+      () => (globalThis as { footfall?: { loaded?: boolean } }).footfall?.loaded,
     );
     await page.click('#to-pricing'); // a single-page-app route
     await page.evaluate(() =>
-      (window as unknown as { footfall: (...a: unknown[]) => void }).footfall(
+      (globalThis as unknown as { footfall: (...a: unknown[]) => void }).footfall(
         'track',
         'demo_requested',
         {
@@ -123,7 +123,7 @@ describe('the tracker in Chromium', () => {
     await page.fill('input[name=cvc]', '737');
     await Promise.all([page.waitForURL('**/thanks**'), page.click('button[type=submit]')]);
     await page.waitForFunction(
-      () => (window as { footfall?: { loaded?: boolean } }).footfall?.loaded,
+      () => (globalThis as { footfall?: { loaded?: boolean } }).footfall?.loaded,
     );
     await Promise.all([page.waitForURL('https://partner.example/**'), page.click('#out')]);
 
@@ -218,7 +218,7 @@ describe('the tracker in Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${siteUrl}/thanks`);
     await page.waitForFunction(
-      () => (window as { footfall?: { loaded?: boolean } }).footfall?.loaded,
+      () => (globalThis as { footfall?: { loaded?: boolean } }).footfall?.loaded,
     );
     await Promise.all([page.waitForURL('https://partner.example/**'), page.click('#out')]);
     const after = await until(
