@@ -89,7 +89,8 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
         version: '1.0.0',
         description:
           'Which organisations visit your website and what they do there. ' +
-          'Every /v1 and /radar route needs `Authorization: Bearer <personal access token>`.',
+          'Every /v1 and /radar route needs `Authorization: Bearer <personal access token>`. ' +
+          'IP geolocation by DB-IP (https://db-ip.com), CC BY 4.0.',
       },
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },

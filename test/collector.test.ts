@@ -372,6 +372,31 @@ describe('sessions built at ingest', () => {
     expect(session.ended_at).toBe(new Date(start + 60_000).toISOString());
   });
 
+  it('makes one session of many simultaneous requests from one visitor', async () => {
+    const ws = await newWorkspace();
+    const visitor = crypto.randomUUID();
+    const now = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        collect(
+          visit(ws.script, [pageview(`https://acme-site.com/${i}`, now + i)], {
+            visitor,
+            session: crypto.randomUUID(),
+          }),
+          from(ACME_IP),
+        ),
+      ),
+    );
+    expect(answers.every((a) => a.status === 202)).toBe(true);
+    const rows = await t.database.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('workspace_id', '=', ws.id)
+      .execute();
+    expect(rows).toHaveLength(1);
+    expect(await storedEvents(ws.id)).toHaveLength(30);
+  });
+
   it('stores sessions of unidentified visitors without listing them', async () => {
     const ws = await newWorkspace();
     await collect(

@@ -80,7 +80,7 @@ async function sessions() {
 /** Polls the sessions API until `done` holds for its answer. */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   let value = await read();
-  for (let i = 0; i < 100 && !done(value); i++) {
+  for (let i = 0; i < 200 && !done(value); i++) {
     await sleep(100);
     value = await read();
   }

@@ -2,18 +2,24 @@
  * Group commit: many callers' items share one write (one transaction), and each caller's
  * promise settles only after the write that holds its items has committed or failed.
  *
- * While a write runs, new items wait; when it ends, everything waiting goes in the next one.
- * Under light load a write holds one request; under heavy load it holds many, which is what
- * makes durable acknowledgements cheap. It knows nothing of what it writes.
+ * Up to `concurrency` writes run at once; items that arrive meanwhile wait and all go into
+ * the next write that starts. Under light load a write holds one request; under heavy load
+ * it holds many, which is what makes durable acknowledgements cheap. It knows nothing of
+ * what it writes.
  */
 export class GroupCommit<T> {
   private waiting: { items: T[]; settle: (error?: unknown) => void }[] = [];
-  private waitingCount = 0;
-  private running: Promise<void> | null = null;
+  private active = 0;
+  private scheduled = false;
+  private idle: (() => void)[] = [];
 
   constructor(
     private readonly write: (items: T[]) => Promise<void>,
-    private readonly options: { maxItems: number; onWrite?: (items: number, ms: number) => void },
+    private readonly options: {
+      maxItems: number;
+      concurrency: number;
+      onWrite?: (items: number, ms: number) => void;
+    },
   ) {}
 
   /** Resolves once `items` are committed; rejects with the write's error otherwise. */
@@ -21,33 +27,43 @@ export class GroupCommit<T> {
     if (items.length === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
       this.waiting.push({ items, settle: (error) => (error ? reject(error) : resolve()) });
-      this.waitingCount += items.length;
-      this.running ??= this.drain();
+      this.schedule();
     });
   }
 
   /** Waits until everything added so far is written. */
-  async flush(): Promise<void> {
-    while (this.running) await this.running;
+  flush(): Promise<void> {
+    if (this.active === 0 && this.waiting.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
   }
 
-  private async drain(): Promise<void> {
-    // Let the requests that arrived in the same tick join the first write.
-    await new Promise((resolve) => setImmediate(resolve));
-    while (this.waiting.length > 0) {
-      const group = this.take();
-      const items = group.flatMap((entry) => entry.items);
-      const started = performance.now();
-      let failure: unknown;
-      try {
-        await this.write(items);
-      } catch (error) {
-        failure = error ?? new Error('group write failed');
-      }
-      this.options.onWrite?.(items.length, performance.now() - started);
-      for (const entry of group) entry.settle(failure);
+  private schedule(): void {
+    if (this.scheduled || this.active >= this.options.concurrency) return;
+    this.scheduled = true;
+    // Let the requests that arrive in the same tick join this write.
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.start();
+    });
+  }
+
+  private async start(): Promise<void> {
+    if (this.waiting.length === 0 || this.active >= this.options.concurrency) return;
+    const group = this.take();
+    const items = group.flatMap((entry) => entry.items);
+    this.active++;
+    const started = performance.now();
+    let failure: unknown;
+    try {
+      await this.write(items);
+    } catch (error) {
+      failure = error ?? new Error('group write failed');
     }
-    this.running = null;
+    this.active--;
+    this.options.onWrite?.(items.length, performance.now() - started);
+    for (const entry of group) entry.settle(failure);
+    if (this.waiting.length > 0) this.schedule();
+    else if (this.active === 0) for (const resolve of this.idle.splice(0)) resolve();
   }
 
   /** Whole callers, up to maxItems items (a caller bigger than that goes alone). */
@@ -60,7 +76,9 @@ export class GroupCommit<T> {
       count += size;
       taken++;
     }
-    this.waitingCount -= count;
-    return this.waiting.splice(0, taken);
+    const group = this.waiting.splice(0, taken);
+    // More is waiting than one write takes: another writer may start now.
+    if (this.waiting.length > 0) this.schedule();
+    return group;
   }
 }

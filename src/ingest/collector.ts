@@ -56,6 +56,7 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
     },
     {
       maxItems: 500, // requests, each with up to 100 events
+      concurrency: 2,
       onWrite: (count, ms) => {
         metrics.groupSize.observe(count);
         metrics.groupSeconds.observe(ms / 1000);

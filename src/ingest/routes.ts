@@ -46,7 +46,8 @@ export async function collectorRoutes(app: Api, deps: AppDeps, collector: Collec
 
   app.post(
     '/t/collect',
-    { bodyLimit: MAX_BODY_BYTES, preHandler: limits, schema: { hide: true } },
+    // A beacon endpoint: one log line per hit would cost more than the hit; errors still log.
+    { bodyLimit: MAX_BODY_BYTES, preHandler: limits, logLevel: 'warn', schema: { hide: true } },
     async (request, reply) => {
       const collected = parseCollectBody(request.body, new Date());
       const script = await collector.scripts.find(collected.trackingScriptId);

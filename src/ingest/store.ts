@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { type SessionState, sessionize, type VisitEvent } from './sessionizer.js';
+
+type Connection = Kysely<Database>;
 
 /**
  * Writes a group of events in one transaction: each visitor's events are put into sessions
  * (holding a per-visitor lock, so concurrent writers cannot split one visit into two
- * sessions), then sessions are upserted and events inserted, each in one statement.
+ * sessions), then sessions are upserted and events inserted in one statement. Three round
+ * trips in all, which is what bounds the collector's throughput (docs/performance.md).
  */
 export async function storeEvents(
   db: Kysely<Database>,
@@ -20,27 +23,53 @@ export async function storeEvents(
     if (list) list.push(item);
     else byVisitor.set(key, [item]);
   }
-  await db.transaction().execute(async (trx) => {
-    const visitors = [...byVisitor.keys()].sort();
-    await sql`SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
-              FROM unnest(${visitors}::text[]) WITH ORDINALITY AS v(k, n) ORDER BY n`.execute(trx);
-    const latest = await latestSessions(trx, visitors);
-    const sessions: SessionState[] = [];
-    const eventRows: { item: VisitEvent; sessionId: string }[] = [];
-    for (const [key, list] of byVisitor) {
-      list.sort((a, b) => a.event.ts.getTime() - b.event.ts.getTime());
-      const result = sessionize(latest.get(key), list, idleMs, randomUUID);
-      sessions.push(...result.sessions);
-      list.forEach((item, index) => {
-        eventRows.push({ item, sessionId: result.sessionIds[index] as string });
-      });
+  await db.connection().execute(async (trx) => {
+    try {
+      await writeGroup(trx, byVisitor, idleMs);
+    } catch (error) {
+      // The write's own error is the one to report; a failed rollback ends with the connection.
+      await sql`ROLLBACK`.execute(trx).catch(() => {});
+      throw error;
     }
-    await upsertSessions(trx, sessions);
-    await insertEvents(trx, eventRows);
   });
 }
 
-async function latestSessions(trx: Transaction<Database>, visitors: string[]) {
+async function writeGroup(trx: Connection, byVisitor: Map<string, VisitEvent[]>, idleMs: number) {
+  const latest = await lockVisitors(trx, [...byVisitor.keys()]);
+  const sessions: SessionState[] = [];
+  const eventRows: { item: VisitEvent; sessionId: string }[] = [];
+  for (const [key, list] of byVisitor) {
+    list.sort((a, b) => a.event.ts.getTime() - b.event.ts.getTime());
+    const result = sessionize(latest.get(key), list, idleMs, randomUUID);
+    sessions.push(...result.sessions);
+    list.forEach((item, index) => {
+      eventRows.push({ item, sessionId: result.sessionIds[index] as string });
+    });
+  }
+  await writeSessionsAndEvents(trx, sessions, eventRows);
+  await sql`COMMIT`.execute(trx);
+}
+
+/** A visitor's lock key: 60 bits of its (random) visitor id mixed with its workspace's. */
+function lockKey(visitorKey: string): bigint {
+  const [workspaceId = '', visitorId = ''] = visitorKey.split(' ');
+  const bits = (uuid: string) => BigInt(`0x${uuid.replaceAll('-', '').slice(0, 15)}`);
+  return bits(workspaceId) ^ bits(visitorId);
+}
+
+/**
+ * Opens the transaction and takes each visitor's advisory lock in the same round trip (in
+ * ascending order, so writers never deadlock), then reads each visitor's latest session.
+ * The read is a statement of its own on purpose: a statement's snapshot is taken when it
+ * starts, so a read in the locking statement could miss a session committed by the writer
+ * it waited for.
+ */
+async function lockVisitors(trx: Connection, visitors: string[]) {
+  const keys = [...new Set(visitors.map(lockKey))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // Numbers only, made here: safe to inline, and a parameterless query may hold two statements.
+  await sql
+    .raw(`BEGIN; SELECT ${keys.map((key) => `pg_advisory_xact_lock(${key})`).join(', ')}`)
+    .execute(trx);
   const split = visitors.map((key) => key.split(' ') as [string, string]);
   const { rows } = await sql<{
     id: string;
@@ -90,37 +119,38 @@ async function latestSessions(trx: Transaction<Database>, visitors: string[]) {
   );
 }
 
-async function upsertSessions(trx: Transaction<Database>, sessions: SessionState[]) {
-  const column = <T>(pick: (s: SessionState) => T) => sessions.map(pick);
-  await sql`
-    INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
-      referrer, referrer_at, country, state, city, latitude, longitude, browser, device_type)
-    SELECT * FROM unnest(
-      ${column((s) => s.workspaceId)}::uuid[], ${column((s) => s.id)}::uuid[],
-      ${column((s) => s.visitorId)}::uuid[], ${column((s) => s.organisationId)}::uuid[],
-      ${column((s) => s.startedAt.toISOString())}::timestamptz[],
-      ${column((s) => s.endedAt.toISOString())}::timestamptz[],
-      ${column((s) => s.referrer)}::text[],
-      ${column((s) => s.referrerAt?.toISOString() ?? null)}::timestamptz[],
-      ${column((s) => s.location.country)}::text[], ${column((s) => s.location.state)}::text[],
-      ${column((s) => s.location.city)}::text[],
-      ${column((s) => s.location.latitude)}::float8[], ${column((s) => s.location.longitude)}::float8[],
-      ${column((s) => s.browser)}::text[], ${column((s) => s.deviceType)}::text[])
-    -- The visitor's lock is held and its latest session was read under it, so the state
-    -- computed here is the whole truth about the session.
-    ON CONFLICT (workspace_id, id) DO UPDATE SET
-      started_at = excluded.started_at,
-      ended_at = excluded.ended_at,
-      organisation_id = excluded.organisation_id,
-      referrer = excluded.referrer,
-      referrer_at = excluded.referrer_at`.execute(trx);
-}
-
-async function insertEvents(
-  trx: Transaction<Database>,
+/** Upserts the sessions and inserts the events in one statement. */
+async function writeSessionsAndEvents(
+  trx: Connection,
+  sessions: SessionState[],
   rows: { item: VisitEvent; sessionId: string }[],
 ) {
+  const column = <T>(pick: (s: SessionState) => T) => sessions.map(pick);
   await sql`
+    WITH upserted AS (
+      INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
+        referrer, referrer_at, country, state, city, latitude, longitude, browser, device_type)
+      SELECT * FROM unnest(
+        ${column((s) => s.workspaceId)}::uuid[], ${column((s) => s.id)}::uuid[],
+        ${column((s) => s.visitorId)}::uuid[], ${column((s) => s.organisationId)}::uuid[],
+        ${column((s) => s.startedAt.toISOString())}::timestamptz[],
+        ${column((s) => s.endedAt.toISOString())}::timestamptz[],
+        ${column((s) => s.referrer)}::text[],
+        ${column((s) => s.referrerAt?.toISOString() ?? null)}::timestamptz[],
+        ${column((s) => s.location.country)}::text[], ${column((s) => s.location.state)}::text[],
+        ${column((s) => s.location.city)}::text[],
+        ${column((s) => s.location.latitude)}::float8[],
+        ${column((s) => s.location.longitude)}::float8[],
+        ${column((s) => s.browser)}::text[], ${column((s) => s.deviceType)}::text[])
+      -- The visitor's lock is held and its latest session was read under it, so the state
+      -- computed here is the whole truth about the session.
+      ON CONFLICT (workspace_id, id) DO UPDATE SET
+        started_at = excluded.started_at,
+        ended_at = excluded.ended_at,
+        organisation_id = excluded.organisation_id,
+        referrer = excluded.referrer,
+        referrer_at = excluded.referrer_at
+    )
     INSERT INTO events (workspace_id, session_id, type, ts, url, data)
     SELECT * FROM unnest(
       ${rows.map((r) => r.item.visit.workspaceId)}::uuid[],

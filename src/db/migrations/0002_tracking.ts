@@ -42,7 +42,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       FOREIGN KEY (workspace_id, organisation_id) REFERENCES organisations (workspace_id, id)
         ON DELETE SET NULL (organisation_id)
     );
-    CREATE INDEX sessions_visitor_idx ON sessions (workspace_id, visitor_id, ended_at DESC);
+    -- Without ended_at, so extending a session (the commonest write) can be a HOT update.
+    CREATE INDEX sessions_visitor_idx ON sessions (workspace_id, visitor_id);
     CREATE INDEX sessions_started_idx ON sessions (workspace_id, started_at DESC, id);
     CREATE INDEX sessions_organisation_idx
       ON sessions (workspace_id, organisation_id, started_at DESC);
@@ -56,9 +57,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       url text NOT NULL,
       -- The type's own fields (contract §5), as the collector accepted them.
       data jsonb NOT NULL DEFAULT '{}',
-      PRIMARY KEY (workspace_id, session_id, id),
-      FOREIGN KEY (workspace_id, session_id) REFERENCES sessions (workspace_id, id)
-        ON DELETE CASCADE
+      -- No foreign key to sessions: its check locks the session row the same transaction
+      -- just wrote, which made the insert several times slower (docs/performance.md). The
+      -- writer inserts a session and its events together; deletes remove both.
+      PRIMARY KEY (workspace_id, session_id, id)
     );
 
     CREATE TABLE segment_members (

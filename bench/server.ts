@@ -1,0 +1,57 @@
+// The server half of the collector benchmark: the real app over a fresh database, plus a
+// bare endpoint that answers 204 to the same requests, in the same process.
+import { randomBytes } from 'node:crypto';
+import { buildApp } from '../src/app.js';
+import { loadKeys } from '../src/auth/keys.js';
+import { createOperator } from '../src/auth/operators.js';
+import { Tokens } from '../src/auth/tokens.js';
+import { loadConfig } from '../src/config.js';
+import { connect } from '../src/db/connect.js';
+import { migrate } from '../src/db/migrate.js';
+import { upsertIpRanges } from '../src/identify/ip-ranges.js';
+import { createWorkspace } from '../src/workspaces/store.js';
+
+const databaseUrl = process.env.BENCH_DATABASE_URL as string;
+const config = loadConfig({
+  ...process.env,
+  DATABASE_URL: databaseUrl,
+  TOKEN_SECRET: randomBytes(32).toString('hex'),
+  COLLECT_RATE_LIMIT_PER_IP: '100000000',
+  COLLECT_RATE_LIMIT_PER_SCRIPT: '100000000',
+});
+const database = connect(databaseUrl, 20);
+await migrate(database.db);
+// Loopback visitors belong to one organisation, so the whole resolver path runs.
+await upsertIpRanges(database.db, [{ network: '127.0.0.0/8', domain: 'acme.com', name: 'Acme' }]);
+const operator = await createOperator(database.db, 'bench@example.com');
+const workspace = await createWorkspace(database.db, operator.id, {
+  name: 'bench',
+  url: 'https://bench.example',
+  usageLimit: 10000,
+});
+const keys = await loadKeys(config);
+const app = await buildApp({
+  config,
+  db: database.db,
+  keys,
+  tokens: new Tokens(database.db, keys.tokenSigning),
+});
+await app.register(async (scope) => {
+  scope.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, body),
+  );
+  scope.post('/bench/bare', { logLevel: 'warn' }, async (_request, reply) =>
+    reply.status(204).send(),
+  );
+});
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : 0;
+process.stdout.write(
+  `${JSON.stringify({ url: `http://127.0.0.1:${port}`, script: workspace.tracking_script_id, workspace: workspace.id })}\n`,
+);
+process.on('SIGTERM', async () => {
+  await app.close();
+  await database.close();
+  process.exit(0);
+});
