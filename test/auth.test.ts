@@ -85,6 +85,8 @@ describe('bearer tokens', () => {
       ['DELETE', `/v1/workspaces/${id}/custom-fields/industry`],
       ['POST', `/v1/workspaces/${id}/tags`],
       ['GET', `/v1/workspaces/${id}/segments`],
+      ['GET', `/v1/workspaces/${id}/sessions?date=2026-01-01`],
+      ['GET', `/v1/workspaces/${id}/organisations/${id}/sessions`],
       ['GET', '/radar/operator/v1/webhooks'],
       ['PATCH', '/radar/operator/v1/webhooks'],
     ];

@@ -6,12 +6,18 @@ let t: TestApp;
 let owner: ReturnType<typeof client>;
 let stranger: ReturnType<typeof client>;
 let workspaceId: string;
+let organisationId: string;
 
 beforeAll(async () => {
   t = await startTestApp();
   owner = client(t.url, (await t.operator('owner@example.com')).token);
   stranger = client(t.url, (await t.operator('stranger@example.com')).token);
   workspaceId = (await owner('POST', '/v1/workspaces', { url: 'https://acme.com' })).body.data.uuid;
+  organisationId = randomUUID();
+  await t.database.db
+    .insertInto('organisations')
+    .values({ workspace_id: workspaceId, id: organisationId, domain: 'acme.com', name: 'Acme' })
+    .execute();
   await owner('POST', `/v1/workspaces/${workspaceId}/custom-fields`, {
     key: 'tier',
     name: 'Tier',
@@ -32,6 +38,8 @@ const routes = (id: string): [string, string, unknown?][] => [
   ['DELETE', `/v1/workspaces/${id}/custom-fields/tier`],
   ['POST', `/v1/workspaces/${id}/tags`, { tag_name: 'stolen' }],
   ['GET', `/v1/workspaces/${id}/segments`],
+  ['GET', `/v1/workspaces/${id}/sessions?date_from=2026-01-01`],
+  ['GET', `/v1/workspaces/${id}/organisations/${organisationId}/sessions`],
   ['POST', `/v1/workspaces/${id}/unlink`],
 ];
 
@@ -53,6 +61,11 @@ describe("another operator's workspace", () => {
     });
     const field = await owner('GET', `/v1/workspaces/${workspaceId}/custom-fields/tier`);
     expect(field.body.name).toBe('Tier');
+    const sessions = await owner(
+      'GET',
+      `/v1/workspaces/${workspaceId}/organisations/${organisationId}/sessions`,
+    );
+    expect(sessions.status).toBe(200);
     const features = await owner('PATCH', `/v1/workspaces/${workspaceId}/tracker-features`, {});
     expect(features.body.data.click_tracking).toBe(true);
   });
@@ -64,7 +77,9 @@ describe("another operator's workspace", () => {
   });
 
   it('answers 404 for path ids that are not UUIDs on every route', async () => {
-    for (const [method, path, body] of routes('nope')) {
+    for (const [method, path, body] of routes('nope').filter(
+      ([, path]) => !path.includes('/organisations/'),
+    )) {
       expect((await owner(method, path, body)).status, `${method} ${path}`).toBe(404);
     }
   });

@@ -35,6 +35,11 @@ function customerSite(snippet: string): Promise<Server> {
       `<p>Thanks!</p><a id="out" href="https://partner.example/landing">Partner</a>`,
     ),
     '/files/brochure.pdf': '%PDF-1.4 brochure',
+    '/twice': page('Twice', snippet), // the snippet pasted a second time
+    '/consent': `<!doctype html><html><head><title>Consent</title>${snippet.replace(
+      '<script>',
+      '<script data-wait-for-consent>',
+    )}</head><body><p>Cookie banner</p></body></html>`,
   };
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0] as string;
@@ -200,6 +205,58 @@ describe('the tracker in Chromium', () => {
     for (const secret of ['hunter2-very-secret', '4111111111111111', '737', 'tok_hidden_123']) {
       expect(everything).not.toContain(secret);
     }
+    await context.close();
+  });
+
+  it('counts a page once when the snippet is included twice', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${siteUrl}/twice`);
+    await page.waitForFunction(
+      () => (globalThis as { footfall?: { loaded?: boolean } }).footfall?.loaded,
+    );
+    const views = (body: Awaited<ReturnType<typeof sessions>>) =>
+      body.data
+        .flatMap((s: { views: { url: string }[] }) => s.views)
+        .filter((v: { url: string }) => v.url.endsWith('/twice'));
+    const body = await until(sessions, (b) => views(b).length > 0);
+    await sleep(800); // a second copy would have sent its page view by now
+    expect(views(await sessions())).toHaveLength(1);
+    expect(views(body)).toHaveLength(1);
+    await context.close();
+  });
+
+  it('in consent mode, stores and sends nothing before consent, and records the visit after', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const collected: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/t/collect')) collected.push(request.url());
+    });
+    await page.goto(`${siteUrl}/consent`);
+    await page.waitForFunction(
+      () => (globalThis as { footfall?: { loaded?: boolean } }).footfall?.loaded,
+    );
+    await sleep(800);
+    expect(collected).toEqual([]);
+    const stored = await page.evaluate(() =>
+      Object.keys((globalThis as unknown as { localStorage: object }).localStorage),
+    );
+    expect(stored).toEqual([]);
+    await page.evaluate(() =>
+      (globalThis as unknown as { footfall: (...a: unknown[]) => void }).footfall('consent', true),
+    );
+    const consentViews = (body: Awaited<ReturnType<typeof sessions>>) =>
+      body.data
+        .flatMap((s: { views: { url: string }[] }) => s.views)
+        .filter((v: { url: string }) => v.url.endsWith('/consent'));
+    const body = await until(sessions, (b) => consentViews(b).length > 0);
+    expect(consentViews(body)).toHaveLength(1);
+    expect(
+      await page.evaluate(() =>
+        Object.keys((globalThis as unknown as { localStorage: object }).localStorage).sort(),
+      ),
+    ).toEqual(['ff_s', 'ff_v']);
     await context.close();
   });
 
