@@ -107,7 +107,7 @@ function normalise(event: RawEvent, index: number, receivedAt: Date): TrackedEve
     );
   }
   const when = ts.getTime() > receivedAt.getTime() + FUTURE_TOLERANCE_MS ? receivedAt : ts;
-  const require = (name: keyof RawEvent) => {
+  const need = (name: keyof RawEvent) => {
     if (event[name] === undefined)
       throw badRequest(`Invalid events.${index}: a ${event.type} event needs ${name}.`);
   };
@@ -117,7 +117,7 @@ function normalise(event: RawEvent, index: number, receivedAt: Date): TrackedEve
       data = { referrer: redactUrl(event.referrer ?? ''), title: event.title ?? '' };
       break;
     case 'page_leave':
-      require('time_on_page');
+      need('time_on_page');
       data = { time_on_page: Math.round(event.time_on_page ?? 0) };
       break;
     case 'form_submit':
@@ -131,15 +131,15 @@ function normalise(event: RawEvent, index: number, receivedAt: Date): TrackedEve
       break;
     case 'click':
     case 'download':
-      require('href');
+      need('href');
       data = { href: redactUrl(event.href ?? ''), text: event.text ?? '' };
       break;
     case 'custom':
-      require('name');
+      need('name');
       data = { name: event.name ?? '', properties: event.properties ?? {} };
       break;
     case 'identify':
-      require('email');
+      need('email');
       data = { email: (event.email ?? '').trim().toLowerCase(), traits: event.traits ?? {} };
       break;
   }

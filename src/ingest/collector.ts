@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import { GroupCommit } from '../db/group-commit.js';
 import type { Database } from '../db/schema.js';
-import { defaultCityDatabases, GeoLocator } from '../identify/geo.js';
+import { defaultCityDatabases, GeoLocator, UNKNOWN_LOCATION } from '../identify/geo.js';
 import { IpRanges } from '../identify/ip-ranges.js';
 import { ipRangeResolver } from '../identify/resolver.js';
 import { ensureOrganisations, organisationKey } from '../organisations/store.js';
@@ -44,7 +44,7 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
           visitorId,
           browser: agent?.browser ?? '',
           deviceType: agent?.deviceType ?? '',
-          location: location ?? geo.locate(''),
+          location: location ?? UNKNOWN_LOCATION,
           organisationId: organisation
             ? (organisations.get(organisationKey(script.workspaceId, organisation.domain)) ?? null)
             : null,

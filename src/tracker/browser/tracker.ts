@@ -50,13 +50,17 @@ function uuid(): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
+// Where localStorage is refused (privacy modes), ids last as long as the page.
+const memory: Record<string, string | null> = {};
+
 function storage(key: string, value?: string | null): string | null {
   try {
     if (value === null) localStorage.removeItem(key);
     else if (value !== undefined) localStorage.setItem(key, value);
     return localStorage.getItem(key);
   } catch {
-    return null;
+    if (value !== undefined) memory[key] = value;
+    return memory[key] ?? null;
   }
 }
 
@@ -71,7 +75,7 @@ function start(stub: Footfall | undefined) {
 
   // Visitor id kept for good; session id rotated after 30 idle minutes.
   function ids(): [string, string] {
-    const visitor = storage('ff_v') || (storage('ff_v', uuid()) as string) || uuid();
+    const visitor = storage('ff_v') || (storage('ff_v', uuid()) as string);
     const [session, last] = (storage('ff_s') || '').split('.');
     const current = session && now() - Number(last) < IDLE_MS ? session : uuid();
     storage('ff_s', `${current}.${now()}`);
