@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { LRUCache } from 'lru-cache';
+import { cachedLookup } from '../db/cached-lookup.js';
 import type { Database } from '../db/schema.js';
 
 /** What an IP range says about who is behind it. */
@@ -8,8 +8,6 @@ export interface OrganisationHint {
   name: string;
 }
 
-const NONE = Symbol('none');
-
 /**
  * The operator's IP ranges (CSV import), matched longest-prefix first by PostgreSQL's GiST
  * index on `cidr`. Answers are cached per address for a short time, so an import takes
@@ -17,25 +15,20 @@ const NONE = Symbol('none');
  */
 export class IpRanges {
   static readonly CACHE_TTL_MS = 30_000;
-  private readonly cache = new LRUCache<string, OrganisationHint | typeof NONE>({
-    max: 50_000,
-    ttl: IpRanges.CACHE_TTL_MS,
-  });
+  readonly lookup: (ip: string) => Promise<OrganisationHint | null>;
 
-  constructor(private readonly db: Kysely<Database>) {}
-
-  async lookup(ip: string): Promise<OrganisationHint | null> {
-    const cached = this.cache.get(ip);
-    if (cached !== undefined) return cached === NONE ? null : cached;
-    const row = await this.db
-      .selectFrom('ip_ranges')
-      .select(['domain', 'name'])
-      .where(sql<boolean>`network >>= ${ip}::inet`)
-      .orderBy(sql`masklen(network)`, 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    this.cache.set(ip, row ?? NONE);
-    return row ?? null;
+  constructor(db: Kysely<Database>) {
+    this.lookup = cachedLookup(
+      (ip) =>
+        db
+          .selectFrom('ip_ranges')
+          .select(['domain', 'name'])
+          .where(sql<boolean>`network >>= ${ip}::inet`)
+          .orderBy(sql`masklen(network)`, 'desc')
+          .limit(1)
+          .executeTakeFirst(),
+      { max: 50_000, ttlMs: IpRanges.CACHE_TTL_MS },
+    );
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { LRUCache } from 'lru-cache';
+import { cachedLookup } from '../db/cached-lookup.js';
 import type { Database } from '../db/schema.js';
 
 export interface TrackingScript {
@@ -9,27 +9,19 @@ export interface TrackingScript {
   features: { form_tracking: boolean; click_tracking: boolean; download_tracking: boolean };
 }
 
-const UNKNOWN = Symbol('unknown');
-
 /**
  * Tracking script id → its workspace and flags, cached briefly: the collector asks on every
  * request, and a flag change or an unlink may take up to TTL_MS to reach it.
  */
 export class ScriptDirectory {
   static readonly TTL_MS = 2_000;
-  private readonly cache = new LRUCache<string, TrackingScript | typeof UNKNOWN>({
-    max: 10_000,
-    ttl: ScriptDirectory.TTL_MS,
-  });
+  readonly find: (id: string) => Promise<TrackingScript | null>;
 
-  constructor(private readonly db: Kysely<Database>) {}
-
-  async find(id: string): Promise<TrackingScript | null> {
-    const cached = this.cache.get(id);
-    if (cached !== undefined) return cached === UNKNOWN ? null : cached;
-    const script = (await findTrackingScript(this.db, id)) ?? null;
-    this.cache.set(id, script ?? UNKNOWN);
-    return script;
+  constructor(db: Kysely<Database>) {
+    this.find = cachedLookup((id) => findTrackingScript(db, id), {
+      max: 10_000,
+      ttlMs: ScriptDirectory.TTL_MS,
+    });
   }
 }
 

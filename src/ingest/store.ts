@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
-import type { Database } from '../db/schema.js';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Database, SessionTable } from '../db/schema.js';
 import { type SessionState, sessionize, type VisitEvent } from './sessionizer.js';
 
 type Connection = Kysely<Database>;
@@ -71,23 +71,7 @@ async function lockVisitors(trx: Connection, visitors: string[]) {
     .raw(`BEGIN; SELECT ${keys.map((key) => `pg_advisory_xact_lock(${key})`).join(', ')}`)
     .execute(trx);
   const split = visitors.map((key) => key.split(' ') as [string, string]);
-  const { rows } = await sql<{
-    id: string;
-    workspace_id: string;
-    visitor_id: string;
-    organisation_id: string | null;
-    started_at: Date;
-    ended_at: Date;
-    referrer: string;
-    referrer_at: Date | null;
-    country: string;
-    state: string;
-    city: string;
-    latitude: number;
-    longitude: number;
-    browser: string;
-    device_type: string;
-  }>`
+  const { rows } = await sql<Selectable<SessionTable>>`
     SELECT DISTINCT ON (s.workspace_id, s.visitor_id) s.*
     FROM sessions s
     JOIN unnest(${split.map(([w]) => w)}::uuid[], ${split.map(([, v]) => v)}::uuid[])

@@ -1,5 +1,5 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { Database } from '../db/schema.js';
+import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
+import type { Database, SessionTable } from '../db/schema.js';
 import type { DateRange } from './dates.js';
 
 export interface SessionFilters {
@@ -80,22 +80,10 @@ export async function findSessionPage(
   };
 }
 
-export interface SessionRecord {
-  id: string;
+export type SessionRecord = Selectable<SessionTable> & {
   organisation_id: string;
-  visitor_id: string;
-  started_at: Date;
-  ended_at: Date;
-  referrer: string;
-  country: string;
-  state: string;
-  city: string;
-  latitude: number;
-  longitude: number;
-  browser: string;
-  device_type: string;
   events: { type: string; ts: Date; url: string; data: Record<string, unknown> }[];
-}
+};
 
 /** The sessions with these ids and their events, in the order of `ids`. */
 export async function loadSessions(
