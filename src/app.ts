@@ -15,6 +15,8 @@ import { ErrorBody } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { createCollector } from './ingest/collector.js';
 import { collectorRoutes } from './ingest/routes.js';
+import { organisationRoutes } from './organisations/routes.js';
+import { Organisation } from './organisations/schemas.js';
 import { Segment, segmentRoutes } from './segments/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { Session, SessionEvent } from './sessions/schemas.js';
@@ -78,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     Segment,
     SessionEvent,
     Session,
+    Organisation,
   ]) {
     app.addSchema(schema);
   }
@@ -143,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     customFieldRoutes(api, deps);
     segmentRoutes(api, deps);
     sessionRoutes(api, deps);
+    organisationRoutes(api, deps);
     webhookRoutes(api, deps);
   });
 

@@ -20,6 +20,13 @@ const EXPECTED_ROUTES = {
   '/v1/workspaces/{workspaceUuid}/segments': ['get'],
   '/v1/workspaces/{workspaceUuid}/sessions': ['get'],
   '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/sessions': ['get'],
+  '/v1/workspaces/{workspaceUuid}/organisations': ['get'],
+  '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}': ['get'],
+  '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/tags': ['delete', 'post'],
+  '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/custom-fields/{key}': [
+    'delete',
+    'put',
+  ],
   '/radar/operator/v1/webhooks': ['get', 'patch'],
 };
 

@@ -40,6 +40,16 @@ const routes = (id: string): [string, string, unknown?][] => [
   ['GET', `/v1/workspaces/${id}/segments`],
   ['GET', `/v1/workspaces/${id}/sessions?date_from=2026-01-01`],
   ['GET', `/v1/workspaces/${id}/organisations/${organisationId}/sessions`],
+  ['GET', `/v1/workspaces/${id}/organisations`],
+  ['GET', `/v1/workspaces/${id}/organisations/${organisationId}`],
+  ['POST', `/v1/workspaces/${id}/organisations/${organisationId}/tags`, { tag_name: 'stolen' }],
+  ['DELETE', `/v1/workspaces/${id}/organisations/${organisationId}/tags`, { tag_name: 'stolen' }],
+  [
+    'PUT',
+    `/v1/workspaces/${id}/organisations/${organisationId}/custom-fields/tier`,
+    { value: 'x' },
+  ],
+  ['DELETE', `/v1/workspaces/${id}/organisations/${organisationId}/custom-fields/tier`],
   ['POST', `/v1/workspaces/${id}/unlink`],
 ];
 

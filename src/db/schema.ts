@@ -15,6 +15,10 @@ export interface Database {
   sessions: SessionTable;
   events: EventTable;
   segment_members: SegmentMemberTable;
+  companies: CompanyTable;
+  organisation_tags: OrganisationTagTable;
+  custom_field_values: CustomFieldValueTable;
+  visitors: VisitorTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -153,4 +157,59 @@ export interface SegmentMemberTable {
   workspace_id: string;
   segment_id: string;
   organisation_id: string;
+}
+
+export interface Address {
+  street: string;
+  address: string;
+  full_address: string;
+  city: string;
+  state: string;
+  street_number: string;
+  postal_code: string;
+  country: string;
+  latitude: string;
+  longitude: string;
+}
+
+export interface SocialProfile {
+  name: string;
+  handle: string;
+  url: string;
+}
+
+export interface CompanyTable {
+  domain: string;
+  name: string;
+  website: string;
+  logo: string;
+  founded: string;
+  size: string;
+  industry: string;
+  phone: string;
+  email: string;
+  address: Json<Partial<Address>>;
+  profiles: Json<SocialProfile[]>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface OrganisationTagTable {
+  workspace_id: string;
+  organisation_id: string;
+  name: string;
+}
+
+export interface CustomFieldValueTable {
+  workspace_id: string;
+  organisation_id: string;
+  key: string;
+  value: Json<unknown>;
+}
+
+export interface VisitorTable {
+  workspace_id: string;
+  id: string;
+  organisation_id: string | null;
+  email: string;
+  identified_at: ColumnType<Date, Date | undefined, Date>;
 }

@@ -1,0 +1,170 @@
+import { type Kysely, sql } from 'kysely';
+import type { Address, Database, SocialProfile } from '../db/schema.js';
+import type { Organisation } from './schemas.js';
+
+const ADDRESS_KEYS: (keyof Address)[] = [
+  'street',
+  'address',
+  'full_address',
+  'city',
+  'state',
+  'street_number',
+  'postal_code',
+  'country',
+  'latitude',
+  'longitude',
+];
+
+const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
+const countryName = (code: string) => {
+  try {
+    return countryNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+};
+
+/** Seconds as H:MM:SS, hours unbounded (contract §7). */
+export function hms(totalSeconds: number): string {
+  const s = Math.max(0, Math.round(totalSeconds));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${Math.floor(s / 3600)}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+}
+
+/**
+ * The organisations with these ids, as the API shows them: directory profile, tags,
+ * segments, custom-field values and the figures derived from their sessions, which are
+ * computed when read and so always match the sessions stored.
+ */
+export async function loadOrganisations(
+  db: Kysely<Database>,
+  workspaceId: string,
+  ids: string[],
+): Promise<Organisation[]> {
+  if (ids.length === 0) return [];
+  const [rows, stats, pageviews, tags, segments, values] = await Promise.all([
+    db
+      .selectFrom('organisations as o')
+      .leftJoin('companies as c', 'c.domain', 'o.domain')
+      .select([
+        'o.id',
+        'o.domain',
+        'o.name as own_name',
+        'o.created_at',
+        'c.name',
+        'c.website',
+        'c.logo',
+        'c.founded',
+        'c.size',
+        'c.industry',
+        'c.phone',
+        'c.email',
+        'c.address',
+        'c.profiles',
+      ])
+      .where('o.workspace_id', '=', workspaceId)
+      .where('o.id', 'in', ids)
+      .execute(),
+    sql<{
+      organisation_id: string;
+      visitors: number;
+      first_seen: Date;
+      last_seen: Date;
+      seconds: number;
+      locations: string[] | null;
+    }>`
+      SELECT organisation_id, count(DISTINCT visitor_id)::int AS visitors,
+        min(started_at) AS first_seen, max(ended_at) AS last_seen,
+        coalesce(sum(extract(epoch FROM ended_at - started_at)), 0)::float8 AS seconds,
+        array_agg(DISTINCT city || '|' || country ORDER BY city || '|' || country)
+          FILTER (WHERE city <> '') AS locations
+      FROM sessions
+      WHERE workspace_id = ${workspaceId} AND organisation_id = ANY(${ids}::uuid[])
+      GROUP BY organisation_id`.execute(db),
+    sql<{ organisation_id: string; views: number }>`
+      SELECT s.organisation_id, count(*)::int AS views
+      FROM sessions s JOIN events e ON e.workspace_id = s.workspace_id AND e.session_id = s.id
+      WHERE s.workspace_id = ${workspaceId} AND s.organisation_id = ANY(${ids}::uuid[])
+        AND e.type = 'pageview'
+      GROUP BY s.organisation_id`.execute(db),
+    db
+      .selectFrom('organisation_tags')
+      .select(['organisation_id', 'name'])
+      .where('workspace_id', '=', workspaceId)
+      .where('organisation_id', 'in', ids)
+      .orderBy(sql`lower(name)`)
+      .execute(),
+    db
+      .selectFrom('segment_members as m')
+      .innerJoin('segments as g', (join) =>
+        join.onRef('g.workspace_id', '=', 'm.workspace_id').onRef('g.id', '=', 'm.segment_id'),
+      )
+      .select(['m.organisation_id', 'g.id', 'g.name'])
+      .where('m.workspace_id', '=', workspaceId)
+      .where('m.organisation_id', 'in', ids)
+      .orderBy('g.name')
+      .execute(),
+    db
+      .selectFrom('custom_field_values')
+      .select(['organisation_id', 'key', 'value'])
+      .where('workspace_id', '=', workspaceId)
+      .where('organisation_id', 'in', ids)
+      .orderBy('key')
+      .execute(),
+  ]);
+  const statsOf = new Map(stats.rows.map((row) => [row.organisation_id, row]));
+  const viewsOf = new Map(pageviews.rows.map((row) => [row.organisation_id, row.views]));
+  const group = <T extends { organisation_id: string }>(list: T[]) => {
+    const map = new Map<string, T[]>();
+    for (const item of list)
+      map.set(item.organisation_id, [...(map.get(item.organisation_id) ?? []), item]);
+    return map;
+  };
+  const tagsOf = group(tags);
+  const segmentsOf = group(segments);
+  const valuesOf = group(values);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    if (!row) return [];
+    const stat = statsOf.get(id);
+    const address = (row.address ?? {}) as Partial<Address>;
+    return [
+      {
+        uuid: row.id,
+        name: row.name || row.own_name || row.domain,
+        website: row.website || (row.domain ? `https://${row.domain}` : ''),
+        first_seen: (stat?.first_seen ?? row.created_at).toISOString(),
+        last_seen: (stat?.last_seen ?? row.created_at).toISOString(),
+        profiles: ((row.profiles ?? []) as SocialProfile[]).map((p) => ({
+          name: p.name ?? '',
+          handle: p.handle ?? '',
+          url: p.url ?? '',
+        })),
+        tags: (tagsOf.get(id) ?? []).map((tag) => tag.name),
+        segments: (segmentsOf.get(id) ?? []).map((segment) => ({
+          uuid: segment.id,
+          name: segment.name,
+        })),
+        unique_visitor_count: stat?.visitors ?? 0,
+        logo: row.logo ?? '',
+        address: Object.fromEntries(
+          ADDRESS_KEYS.map((key) => [key, String(address[key] ?? '')]),
+        ) as unknown as Address,
+        founded: row.founded ?? '',
+        size: row.size ?? '',
+        industry: row.industry ?? '',
+        phone: row.phone ?? '',
+        email: row.email ?? '',
+        total_pageviews: viewsOf.get(id) ?? 0,
+        total_time_on_site: hms(stat?.seconds ?? 0),
+        visitor_locations: (stat?.locations ?? []).map((label) => {
+          const [city, country] = label.split('|') as [string, string];
+          return country ? `${city}, ${countryName(country)}` : city;
+        }),
+        custom_fields: Object.fromEntries((valuesOf.get(id) ?? []).map((v) => [v.key, v.value])),
+      },
+    ];
+  });
+}

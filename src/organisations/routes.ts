@@ -1,0 +1,207 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { isUuid } from '../auth/tokens.js';
+import { findCustomField } from '../custom-fields/store.js';
+import { checkValue, isRequired } from '../custom-fields/values.js';
+import type { Api, AppDeps } from '../http/api.js';
+import { fieldError, notFound } from '../http/errors.js';
+import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
+import { errorResponses, Message, WorkspaceParams, Wrapped } from '../http/schemas.js';
+import { dateRange } from '../sessions/dates.js';
+import { organisationExists, segmentExists } from '../sessions/query.js';
+import { requireWorkspace } from '../workspaces/access.js';
+import { findOrganisationPage } from './list.js';
+import { loadOrganisations } from './read.js';
+import { Organisation, OrganisationFieldParams, OrganisationParams } from './schemas.js';
+import { attachTag, detachTag } from './tags.js';
+
+const tags = ['Organisations'];
+const OrganisationRef = Type.Ref(Organisation);
+const TagBody = Type.Object({ tag_name: Type.String({ minLength: 1, maxLength: 255 }) });
+
+export function organisationRoutes(app: Api, deps: AppDeps): void {
+  /** The caller's workspace and one of its organisations, or 404. */
+  const requireOrganisation = async (
+    request: FastifyRequest,
+    params: { workspaceUuid: string; organisationUuid: string },
+  ) => {
+    const workspace = await requireWorkspace(deps, request, params.workspaceUuid);
+    if (!(await organisationExists(deps.db, workspace.id, params.organisationUuid))) {
+      throw notFound('Organisation not found.');
+    }
+    return { workspaceId: workspace.id, organisationId: params.organisationUuid };
+  };
+  const tagName = (raw: string) => {
+    const name = raw.trim();
+    if (!name) throw fieldError('tag_name', 'The tag name field must not be empty.');
+    return name;
+  };
+
+  app.get(
+    '/v1/workspaces/:workspaceUuid/organisations',
+    {
+      schema: {
+        tags,
+        summary: 'List organisations, most recently active first',
+        params: WorkspaceParams,
+        querystring: Type.Object({
+          ...PageQuery.properties,
+          name: Type.Optional(
+            Type.String({ maxLength: 255, description: 'name contains (any case)' }),
+          ),
+          date_from: Type.Optional(
+            Type.String({ description: 'seen on or after this day (YYYY-MM-DD)' }),
+          ),
+          date_to: Type.Optional(
+            Type.String({ description: 'seen on or before this day (YYYY-MM-DD)' }),
+          ),
+          segmentUuid: Type.Optional(Type.String({ description: 'members of this segment' })),
+        }),
+        response: { 200: PageSchema(OrganisationRef), ...errorResponses(400, 401, 404, 422, 429) },
+      },
+    },
+    async (request) => {
+      const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
+      const query = request.query;
+      checkPageWindow(query);
+      const range = dateRange(query, false);
+      if (query.segmentUuid !== undefined) {
+        const known =
+          isUuid(query.segmentUuid) &&
+          (await segmentExists(deps.db, workspace.id, query.segmentUuid));
+        if (!known) throw notFound('Segment not found.');
+      }
+      const { ids, total } = await findOrganisationPage(
+        deps.db,
+        { workspaceId: workspace.id, name: query.name, range, segmentId: query.segmentUuid },
+        { offset: (query.page - 1) * query.size, limit: query.size },
+      );
+      const data = await loadOrganisations(deps.db, workspace.id, ids);
+      return paginate(request, deps.config.publicUrl, query, total, data);
+    },
+  );
+
+  app.get(
+    '/v1/workspaces/:workspaceUuid/organisations/:organisationUuid',
+    {
+      schema: {
+        tags,
+        summary: 'Get an organisation with its profile, tags, segments and figures',
+        params: OrganisationParams,
+        response: { 200: Wrapped(OrganisationRef), ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const { workspaceId, organisationId } = await requireOrganisation(request, request.params);
+      const [organisation] = await loadOrganisations(deps.db, workspaceId, [organisationId]);
+      if (!organisation) throw notFound('Organisation not found.');
+      return { success: true, data: organisation };
+    },
+  );
+
+  app.post(
+    '/v1/workspaces/:workspaceUuid/organisations/:organisationUuid/tags',
+    {
+      schema: {
+        tags,
+        summary: 'Tag an organisation (the tag joins the available tags)',
+        params: OrganisationParams,
+        body: TagBody,
+        response: { 200: Message, ...errorResponses(400, 401, 404, 415, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { workspaceId, organisationId } = await requireOrganisation(request, request.params);
+      await attachTag(deps.db, workspaceId, organisationId, tagName(request.body.tag_name));
+      return { success: true, message: 'Tag added.' };
+    },
+  );
+
+  app.delete(
+    '/v1/workspaces/:workspaceUuid/organisations/:organisationUuid/tags',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a tag from an organisation',
+        params: OrganisationParams,
+        body: TagBody,
+        response: { 200: Message, ...errorResponses(400, 401, 404, 415, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { workspaceId, organisationId } = await requireOrganisation(request, request.params);
+      if (
+        !(await detachTag(deps.db, workspaceId, organisationId, tagName(request.body.tag_name)))
+      ) {
+        throw notFound('The organisation does not carry that tag.');
+      }
+      return { success: true, message: 'Tag removed.' };
+    },
+  );
+
+  app.put(
+    '/v1/workspaces/:workspaceUuid/organisations/:organisationUuid/custom-fields/:key',
+    {
+      schema: {
+        tags,
+        summary: "Set an organisation's value of a custom field (checked by type, options, rules)",
+        params: OrganisationFieldParams,
+        body: Type.Object({ value: Type.Unknown() }),
+        response: {
+          200: Wrapped(OrganisationRef),
+          ...errorResponses(400, 401, 404, 415, 422, 429),
+        },
+      },
+    },
+    async (request) => {
+      const { workspaceId, organisationId } = await requireOrganisation(request, request.params);
+      const field = await findCustomField(deps.db, workspaceId, request.params.key);
+      if (!field) throw notFound('Custom field not found.');
+      const checked = checkValue(field, request.body.value);
+      if ('problem' in checked) throw fieldError('value', checked.problem);
+      await deps.db
+        .insertInto('custom_field_values')
+        .values({
+          workspace_id: workspaceId,
+          organisation_id: organisationId,
+          key: field.key,
+          value: JSON.stringify(checked.value),
+        })
+        .onConflict((c) =>
+          c.columns(['workspace_id', 'organisation_id', 'key']).doUpdateSet({
+            value: JSON.stringify(checked.value),
+          }),
+        )
+        .execute();
+      const [organisation] = await loadOrganisations(deps.db, workspaceId, [organisationId]);
+      return { success: true, data: organisation as NonNullable<typeof organisation> };
+    },
+  );
+
+  app.delete(
+    '/v1/workspaces/:workspaceUuid/organisations/:organisationUuid/custom-fields/:key',
+    {
+      schema: {
+        tags,
+        summary: "Clear an organisation's value of a custom field",
+        params: OrganisationFieldParams,
+        response: { 200: Wrapped(OrganisationRef), ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { workspaceId, organisationId } = await requireOrganisation(request, request.params);
+      const field = await findCustomField(deps.db, workspaceId, request.params.key);
+      if (!field) throw notFound('Custom field not found.');
+      if (isRequired(field))
+        throw fieldError('value', 'The value is required and cannot be cleared.');
+      await deps.db
+        .deleteFrom('custom_field_values')
+        .where('workspace_id', '=', workspaceId)
+        .where('organisation_id', '=', organisationId)
+        .where('key', '=', field.key)
+        .execute();
+      const [organisation] = await loadOrganisations(deps.db, workspaceId, [organisationId]);
+      return { success: true, data: organisation as NonNullable<typeof organisation> };
+    },
+  );
+}
