@@ -1,52 +1,17 @@
 // npm run bench: the collector against a bare 204 endpoint, in one run, on real PostgreSQL.
 // DATABASE_URL is used when set; otherwise an embedded PostgreSQL in a temporary directory.
 import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../src/db/embedded.js';
+import { benchDatabase } from './lib/database.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const VISITORS = 5000;
 const UA =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
-
-async function database(): Promise<{ url: string; done: () => Promise<void> }> {
-  const admin = process.env.DATABASE_URL;
-  const name = `footfall_bench_${randomBytes(4).toString('hex')}`;
-  let adminUrl = admin;
-  let stopEmbedded = async () => {};
-  if (!adminUrl) {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'footfall-bench-'));
-    const server = await startEmbeddedPostgres({ dataDir: dir, role: 'server', log: () => {} });
-    adminUrl = server.url;
-    stopEmbedded = async () => {
-      await server.stop();
-      await rm(dir, { recursive: true, force: true });
-    };
-  }
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    done: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE ${name} WITH (FORCE)`);
-      await c.end();
-      await stopEmbedded();
-    },
-  };
-}
 
 const visitors = Array.from({ length: VISITORS }, () => randomUUID());
 const sessions = visitors.map(() => randomUUID());
@@ -88,7 +53,7 @@ function run(url: string, script: string, seconds: number): Promise<autocannon.R
   });
 }
 
-const db = await database();
+const db = await benchDatabase();
 const server = spawn(
   process.execPath,
   [

@@ -1,3 +1,4 @@
+import { Presets, SingleBar } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadKeys } from './auth/keys.js';
 import { createOperator, findOperatorByEmail } from './auth/operators.js';
@@ -5,7 +6,8 @@ import { parseDuration, Tokens } from './auth/tokens.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { type Db, openDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
-import { importIpRangesCsv } from './identify/import-ip-ranges.js';
+import { importCompanies } from './identify/import-companies.js';
+import { type ImportSummary, importIpRangesCsv } from './identify/import-ip-ranges.js';
 import { serve } from './serve.js';
 import { presentWorkspace } from './workspaces/present.js';
 import { defaultWorkspaceName, parseSiteUrl } from './workspaces/site-url.js';
@@ -160,19 +162,48 @@ export function cli(config: () => Config): Command {
         if (!file.toLowerCase().endsWith('.csv')) {
           throw new Error('Give a .csv file with the columns network,domain,name.');
         }
-        const summary = await importIpRangesCsv(database.db, file);
-        for (const { line, reason } of summary.refused.slice(0, 20)) {
-          process.stderr.write(`line ${line}: ${reason}\n`);
-        }
-        if (summary.refused.length > 20) {
-          process.stderr.write(`... and ${summary.refused.length - 20} more refused lines\n`);
-        }
-        console.log(`${summary.taken} ranges taken, ${summary.refused.length} refused`);
-        if (summary.taken === 0 && summary.refused.length > 0) process.exitCode = 1;
+        reportImport(await importIpRangesCsv(database.db, file), 'ranges');
+      }),
+    );
+
+  importer
+    .command('companies')
+    .description(
+      'the company directory that fills organisation profiles: CSV or JSONL keyed by domain',
+    )
+    .argument('<file>', 'a .csv file with a header line, or a .jsonl file')
+    .action((file: string) =>
+      withDatabase(config(), async (database) => {
+        const bar = new SingleBar(
+          {
+            format: 'companies |{bar}| {percentage}% | {rows} rows | {eta_formatted} left',
+            stream: process.stderr,
+          },
+          Presets.shades_classic,
+        );
+        bar.start(100, 0, { rows: 0 });
+        const summary = await importCompanies(database.db, file, (read, total, rows) =>
+          bar.update(total > 0 ? Math.round((read / total) * 100) : 100, { rows }),
+        );
+        bar.update(100);
+        bar.stop();
+        reportImport(summary, 'companies');
       }),
     );
 
   return program;
+}
+
+/** Prints what an import refused (the first 20 lines of it) and its one-line summary. */
+function reportImport(summary: ImportSummary, what: string): void {
+  for (const { line, reason } of summary.refused.slice(0, 20)) {
+    process.stderr.write(`line ${line}: ${reason}\n`);
+  }
+  if (summary.refused.length > 20) {
+    process.stderr.write(`... and ${summary.refused.length - 20} more refused lines\n`);
+  }
+  console.log(`${summary.taken} ${what} taken, ${summary.refused.length} refused`);
+  if (summary.taken === 0 && summary.refused.length > 0) process.exitCode = 1;
 }
 
 let loaded: Config | undefined;
