@@ -3,6 +3,10 @@ import type { IpRanges, OrganisationHint } from './ip-ranges.js';
 /** Who is visiting, as far as the request alone can tell. */
 export interface VisitClues {
   ip: string;
+  workspaceId: string;
+  visitorId: string;
+  /** Email addresses the request carries (identify calls, form fields). */
+  emails: string[];
 }
 
 /** One way of naming the organisation behind a visit; null when it cannot tell. */
@@ -20,7 +24,7 @@ export const ipRangeResolver = (ranges: IpRanges): Resolver => ({
 export async function resolveOrganisation(
   resolvers: Resolver[],
   clues: VisitClues,
-): Promise<(OrganisationHint & { source: string }) | null> {
+): Promise<(OrganisationHint & { source: string; email?: string }) | null> {
   for (const resolver of resolvers) {
     const hint = await resolver.resolve(clues);
     if (hint) return { ...hint, source: resolver.name };

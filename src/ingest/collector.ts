@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { GroupCommit } from '../db/group-commit.js';
 import type { Database } from '../db/schema.js';
 import { defaultCityDatabases, GeoLocator, UNKNOWN_LOCATION } from '../identify/geo.js';
+import { Identities, identityResolver } from '../identify/identity.js';
 import { IpRanges } from '../identify/ip-ranges.js';
 import { ipRangeResolver } from '../identify/resolver.js';
 import { ensureOrganisations, organisationKey } from '../organisations/store.js';
@@ -22,7 +23,8 @@ interface Accepted {
 /** The collector's parts: script lookup, the pipeline, metrics and the group-commit writer. */
 export async function createCollector(config: Config, db: Kysely<Database>) {
   const geo = await GeoLocator.open(config.geoipCityDb ?? defaultCityDatabases());
-  const steps = ingestSteps(geo, [ipRangeResolver(new IpRanges(db))]);
+  const identities = new Identities(db);
+  const steps = ingestSteps(geo, [identityResolver(identities), ipRangeResolver(new IpRanges(db))]);
   const scripts = new ScriptDirectory(db);
   const metrics = ingestMetrics();
   const idleMs = config.sessionIdleSeconds * 1000;
@@ -51,7 +53,27 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
         };
         return context.events.map((event) => ({ visit, event }));
       });
-      await storeEvents(db, items, idleMs);
+      const identified = accepted.flatMap(({ context, visitorId }) => {
+        const { script, organisation } = context;
+        const organisationId = organisation?.email
+          ? organisations.get(organisationKey(script.workspaceId, organisation.domain))
+          : undefined;
+        return organisation?.email && organisationId
+          ? [
+              {
+                workspaceId: script.workspaceId,
+                visitorId,
+                organisationId,
+                email: organisation.email,
+                organisation,
+              },
+            ]
+          : [];
+      });
+      await storeEvents(db, items, idleMs, identified);
+      for (const { workspaceId, visitorId, organisation } of identified) {
+        identities.remember(workspaceId, visitorId, organisation);
+      }
       metrics.stored.inc(items.length);
     },
     {
@@ -74,7 +96,12 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
       client: { ip: string; userAgent: string | undefined },
     ): Promise<number> {
       metrics.received.inc(collected.events.length);
-      const context: IngestContext = { script, ...client, events: collected.events };
+      const context: IngestContext = {
+        script,
+        visitorId: collected.visitorId,
+        ...client,
+        events: collected.events,
+      };
       await runPipeline(steps, context, metrics);
       if (context.events.length === 0) return 0;
       await writer.add([{ context, visitorId: collected.visitorId }]);

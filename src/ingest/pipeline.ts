@@ -1,4 +1,5 @@
 import type { GeoLocator, Location } from '../identify/geo.js';
+import { emailsOf } from '../identify/identity.js';
 import type { OrganisationHint } from '../identify/ip-ranges.js';
 import { type Resolver, resolveOrganisation } from '../identify/resolver.js';
 import type { TrackedEvent } from './body.js';
@@ -9,12 +10,14 @@ import { type Agent, parseUserAgent } from './user-agent.js';
 /** One collect request on its way through the pipeline. */
 export interface IngestContext {
   script: TrackingScript;
+  visitorId: string;
   ip: string;
   userAgent: string | undefined;
   events: TrackedEvent[];
   agent?: Agent;
   location?: Location;
-  organisation?: OrganisationHint | null;
+  /** Who the visitor is with; `email` is set when this request identified the visitor. */
+  organisation?: (OrganisationHint & { source: string; email?: string }) | null;
 }
 
 /** A named step; it may enrich the context and drop events with a reason. */
@@ -61,7 +64,12 @@ export function ingestSteps(geo: GeoLocator, resolvers: Resolver[]): Step[] {
     {
       name: 'resolve_organisation',
       async run(context) {
-        context.organisation = await resolveOrganisation(resolvers, { ip: context.ip });
+        context.organisation = await resolveOrganisation(resolvers, {
+          ip: context.ip,
+          workspaceId: context.script.workspaceId,
+          visitorId: context.visitorId,
+          emails: emailsOf(context.events),
+        });
       },
     },
   ];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, SessionTable } from '../db/schema.js';
+import { recordIdentifications } from '../identify/identity.js';
 import { type SessionState, sessionize, type VisitEvent } from './sessionizer.js';
 
 type Connection = Kysely<Database>;
@@ -15,6 +16,7 @@ export async function storeEvents(
   db: Kysely<Database>,
   items: VisitEvent[],
   idleMs: number,
+  identified: Parameters<typeof recordIdentifications>[1] = [],
 ): Promise<void> {
   const byVisitor = new Map<string, VisitEvent[]>();
   for (const item of items) {
@@ -25,7 +27,7 @@ export async function storeEvents(
   }
   await db.connection().execute(async (trx) => {
     try {
-      await writeGroup(trx, byVisitor, idleMs);
+      await writeGroup(trx, byVisitor, idleMs, identified);
     } catch (error) {
       // The write's own error is the one to report; a failed rollback ends with the connection.
       await sql`ROLLBACK`.execute(trx).catch(() => {});
@@ -34,7 +36,12 @@ export async function storeEvents(
   });
 }
 
-async function writeGroup(trx: Connection, byVisitor: Map<string, VisitEvent[]>, idleMs: number) {
+async function writeGroup(
+  trx: Connection,
+  byVisitor: Map<string, VisitEvent[]>,
+  idleMs: number,
+  identified: Parameters<typeof recordIdentifications>[1],
+) {
   const latest = await lockVisitors(trx, [...byVisitor.keys()]);
   const sessions: SessionState[] = [];
   const eventRows: { item: VisitEvent; sessionId: string }[] = [];
@@ -47,6 +54,7 @@ async function writeGroup(trx: Connection, byVisitor: Map<string, VisitEvent[]>,
     });
   }
   await writeSessionsAndEvents(trx, sessions, eventRows);
+  await recordIdentifications(trx, identified);
   await sql`COMMIT`.execute(trx);
 }
 

@@ -46,18 +46,51 @@ export async function ensureOrganisations(
   remember((await select()).rows);
   const absent = wanted.filter((w) => !found.has(cacheKey(w.workspaceId, w.domain)));
   if (absent.length > 0) {
-    const inserted = await sql<{ workspace_id: string; domain: string; id: string }>`
-      INSERT INTO organisations (workspace_id, id, domain, name)
-      SELECT * FROM unnest(${absent.map((a) => a.workspaceId)}::uuid[],
-        ${absent.map(() => randomUUID())}::uuid[], ${absent.map((a) => a.domain)}::text[],
-        ${absent.map((a) => a.name)}::text[])
-      ON CONFLICT (workspace_id, domain) DO NOTHING
-      RETURNING workspace_id, domain, id`.execute(db);
-    remember(inserted.rows);
+    const creatable = await db.transaction().execute(async (trx) => {
+      const allowed = await withinUsageLimits(trx, absent);
+      if (allowed.length === 0) return allowed;
+      const inserted = await sql<{ workspace_id: string; domain: string; id: string }>`
+        INSERT INTO organisations (workspace_id, id, domain, name)
+        SELECT * FROM unnest(${allowed.map((a) => a.workspaceId)}::uuid[],
+          ${allowed.map(() => randomUUID())}::uuid[], ${allowed.map((a) => a.domain)}::text[],
+          ${allowed.map((a) => a.name)}::text[])
+        ON CONFLICT (workspace_id, domain) DO NOTHING
+        RETURNING workspace_id, domain, id`.execute(trx);
+      remember(inserted.rows);
+      return allowed;
+    });
     // Another process may have made some in the meantime: read those back.
-    if (inserted.rows.length < absent.length) remember((await select()).rows);
+    if (creatable.some((c) => !found.has(cacheKey(c.workspaceId, c.domain)))) {
+      remember((await select()).rows);
+    }
   }
   return found;
 }
 
 export const organisationKey = cacheKey;
+
+/**
+ * The new organisations the workspaces may still create this calendar month (UTC), in the
+ * order given (contract §4: `usage_limit` new organisations a month). The workspace rows
+ * are locked until the caller's transaction ends, so concurrent writers cannot overshoot.
+ */
+async function withinUsageLimits(
+  trx: Kysely<Database>,
+  wanted: OrganisationKey[],
+): Promise<OrganisationKey[]> {
+  const workspaces = [...new Set(wanted.map((w) => w.workspaceId))];
+  const { rows } = await sql<{ id: string; left: number }>`
+    SELECT w.id, w.usage_limit - (
+      SELECT count(*) FROM organisations o WHERE o.workspace_id = w.id
+        AND o.created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+    )::int AS left
+    FROM workspaces w WHERE w.id = ANY(${workspaces}::uuid[])
+    ORDER BY w.id
+    FOR UPDATE OF w`.execute(trx);
+  const left = new Map(rows.map((row) => [row.id, row.left]));
+  return wanted.filter((w) => {
+    const remaining = left.get(w.workspaceId) ?? 0;
+    left.set(w.workspaceId, remaining - 1);
+    return remaining > 0;
+  });
+}
