@@ -17,7 +17,8 @@ export interface Config {
   allowPrivateWebhooks: boolean;
   /** City `.mmdb` files (comma-separated in the setting); null means the bundled DB-IP Lite data. */
   geoipCityDb: string[] | null;
-  asnDb: string | null;
+  /** Network-owner CSV files (comma-separated in the setting); null means the bundled data. */
+  asnDb: string[] | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Master secret for token signing and encryption at rest; null means "generate once in DATA_DIR". */
   tokenSecret: string | null;
@@ -139,7 +140,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       text(env, 'GEOIP_CITY_DB')
         ?.split(',')
         .map((file) => path.resolve(cwd, file.trim())) ?? null,
-    asnDb: text(env, 'ASN_DB') ?? null,
+    asnDb:
+      text(env, 'ASN_DB')
+        ?.split(',')
+        .map((file) => path.resolve(cwd, file.trim())) ?? null,
     logLevel: logLevel as Config['logLevel'],
     tokenSecret,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),

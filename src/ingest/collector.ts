@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.js';
 import { defaultCityDatabases, GeoLocator, UNKNOWN_LOCATION } from '../identify/geo.js';
 import { Identities, identityResolver } from '../identify/identity.js';
 import { IpRanges } from '../identify/ip-ranges.js';
+import { defaultAsnDatabases, networkOwnerResolver } from '../identify/network-owner.js';
 import { ipRangeResolver } from '../identify/resolver.js';
 import { ensureOrganisations, organisationKey } from '../organisations/store.js';
 import type { Collected } from './body.js';
@@ -24,7 +25,11 @@ interface Accepted {
 export async function createCollector(config: Config, db: Kysely<Database>) {
   const geo = await GeoLocator.open(config.geoipCityDb ?? defaultCityDatabases());
   const identities = new Identities(db);
-  const steps = ingestSteps(geo, [identityResolver(identities), ipRangeResolver(new IpRanges(db))]);
+  const steps = ingestSteps(geo, [
+    identityResolver(identities),
+    ipRangeResolver(new IpRanges(db)),
+    networkOwnerResolver(config.asnDb ?? defaultAsnDatabases()),
+  ]);
   const scripts = new ScriptDirectory(db);
   const metrics = ingestMetrics();
   const idleMs = config.sessionIdleSeconds * 1000;
