@@ -8,6 +8,7 @@ import { type Db, openDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
 import { importCompanies } from './identify/import-companies.js';
 import { type ImportSummary, importIpRangesCsv } from './identify/import-ip-ranges.js';
+import { installRangeFile } from './identify/ip-range-files.js';
 import { serve } from './serve.js';
 import { presentWorkspace } from './workspaces/present.js';
 import { defaultWorkspaceName, parseSiteUrl } from './workspaces/site-url.js';
@@ -155,16 +156,24 @@ export function cli(config: () => Config): Command {
   const importer = program.command('import').description('bring in identification data');
   importer
     .command('ip-ranges')
-    .description('IP ranges of organisations: CSV with network,domain,name (IPv4 and IPv6)')
-    .argument('<file>', 'a .csv file')
-    .action((file: string) =>
-      withDatabase(config(), async (database) => {
+    .description(
+      'IP ranges of organisations: CSV with network,domain,name (IPv4 and IPv6), or a MaxMind .mmdb with organization or name/domain fields',
+    )
+    .argument('<file>', 'a .csv or .mmdb file')
+    .action(async (file: string) => {
+      if (file.toLowerCase().endsWith('.mmdb')) {
+        console.log(await installRangeFile(config().dataDir, file));
+        return;
+      }
+      await withDatabase(config(), async (database) => {
         if (!file.toLowerCase().endsWith('.csv')) {
-          throw new Error('Give a .csv file with the columns network,domain,name.');
+          throw new Error(
+            'Give a .csv file with the columns network,domain,name, or a .mmdb file.',
+          );
         }
         reportImport(await importIpRangesCsv(database.db, file), 'ranges');
-      }),
-    );
+      });
+    });
 
   importer
     .command('companies')

@@ -3,8 +3,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IpRangeFiles } from '../src/identify/ip-range-files.js';
 import { IpRanges } from '../src/identify/ip-ranges.js';
 import { client, startTestApp, type TestApp } from './helpers/app.js';
+import { collector, pageview, visit } from './helpers/collect.js';
+import { writeMmdb } from './helpers/mmdb-writer.js';
 import { runFootfall } from './helpers/process.js';
 
 let t: TestApp;
@@ -21,7 +24,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function file(name: string, text: string) {
+async function file(name: string, text: string | Buffer) {
   const full = path.join(dir, name);
   await writeFile(full, text);
   return full;
@@ -44,6 +47,76 @@ describe('footfall import ip-ranges', () => {
       name: 'Initech',
     });
     expect(await ranges.lookup('198.51.100.1')).toBeNull();
+  });
+});
+
+describe('footfall import ip-ranges FILE.mmdb', () => {
+  it('installs a MaxMind file whose ranges identify, for IPv4 and IPv6, and a replacement applies without a restart', async () => {
+    const app = await startTestApp({ TRUST_PROXY: '127.0.0.1', DATA_DIR: dir });
+    try {
+      const first = await file(
+        'operator.mmdb',
+        writeMmdb(
+          [
+            {
+              cidr: '198.18.0.0/24',
+              data: { organization: 'Wonka Industries', domain: 'www.wonka.com' },
+            },
+            {
+              cidr: '2001:db8:42::/48',
+              data: { name: 'Tyrell Corporation', domain: 'tyrell.com' },
+            },
+          ],
+          'GeoIP2-ISP',
+        ),
+      );
+      const installed = await runFootfall(['import', 'ip-ranges', first], env);
+      expect(installed.code, installed.stderr).toBe(0);
+      expect(installed.stdout).toContain('installed operator.mmdb');
+      const api = client(app.url, (await app.operator()).token);
+      const workspace = (await api('POST', '/v1/workspaces', { url: 'https://site.example' })).body
+        .data;
+      const send = collector(app.url);
+      const from = (ip: string) => ({ 'x-forwarded-for': ip });
+      const hit = (ip: string) =>
+        send(
+          visit(workspace.tracking_script_id, [pageview('https://site.example/', Date.now())]),
+          from(ip),
+        );
+      await hit('198.18.0.7');
+      await hit('2001:db8:42:1::5');
+      const names = async () =>
+        (
+          await app.database.db
+            .selectFrom('organisations')
+            .select(['domain', 'name'])
+            .where('workspace_id', '=', workspace.uuid)
+            .orderBy('domain')
+            .execute()
+        ).map((o) => `${o.domain} ${o.name}`);
+      expect(await names()).toEqual([
+        'tyrell.com Tyrell Corporation',
+        'wonka.com Wonka Industries',
+      ]);
+
+      await writeFile(
+        first,
+        writeMmdb([{ cidr: '198.18.0.0/24', data: { organization: 'Gringotts' } }], 'GeoIP2-ISP'),
+      );
+      expect((await runFootfall(['import', 'ip-ranges', first], env)).code).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, IpRangeFiles.RESCAN_MS + 500));
+      await hit('198.18.0.9');
+      expect(await names()).toContain('name:gringotts Gringotts');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('refuses a file that is not a MaxMind DB', async () => {
+    const bad = await file('bad.mmdb', 'not a database');
+    const result = await runFootfall(['import', 'ip-ranges', bad], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('is not a MaxMind DB');
   });
 });
 

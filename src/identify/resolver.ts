@@ -1,3 +1,4 @@
+import type { IpRangeFiles } from './ip-range-files.js';
 import type { IpRanges, OrganisationHint } from './ip-ranges.js';
 
 /** Who is visiting, as far as the request alone can tell. */
@@ -15,9 +16,10 @@ export interface Resolver {
   resolve(clues: VisitClues): Promise<OrganisationHint | null>;
 }
 
-export const ipRangeResolver = (ranges: IpRanges): Resolver => ({
+/** The operator's IP ranges: the imported CSV rows first, then the installed `.mmdb` files. */
+export const ipRangeResolver = (ranges: IpRanges, files: IpRangeFiles): Resolver => ({
   name: 'ip_ranges',
-  resolve: (clues) => ranges.lookup(clues.ip),
+  resolve: async (clues) => (await ranges.lookup(clues.ip)) ?? (await files.lookup(clues.ip)),
 });
 
 /** Asks each resolver in turn; the first that answers wins. */

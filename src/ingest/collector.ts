@@ -4,6 +4,7 @@ import { GroupCommit } from '../db/group-commit.js';
 import type { Database } from '../db/schema.js';
 import { defaultCityDatabases, GeoLocator, UNKNOWN_LOCATION } from '../identify/geo.js';
 import { Identities, identityResolver } from '../identify/identity.js';
+import { IpRangeFiles, rangeFilesDir } from '../identify/ip-range-files.js';
 import { IpRanges } from '../identify/ip-ranges.js';
 import { defaultAsnDatabases, networkOwnerResolver } from '../identify/network-owner.js';
 import { ipRangeResolver } from '../identify/resolver.js';
@@ -27,7 +28,7 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
   const identities = new Identities(db);
   const steps = ingestSteps(geo, [
     identityResolver(identities),
-    ipRangeResolver(new IpRanges(db)),
+    ipRangeResolver(new IpRanges(db), new IpRangeFiles(rangeFilesDir(config.dataDir))),
     networkOwnerResolver(config.asnDb ?? defaultAsnDatabases()),
   ]);
   const scripts = new ScriptDirectory(db);

@@ -134,8 +134,11 @@ export async function loadOrganisations(
       {
         uuid: row.id,
         name: row.name || row.own_name || row.domain,
-        // Organisations known only as a network owner are keyed `as<number>`: no website.
-        website: row.website || (row.domain.includes('.') ? `https://${row.domain}` : ''),
+        // Organisations known only by name or as a network owner (`name:…`, `as<number>`)
+        // have no website.
+        website:
+          row.website ||
+          (/^[a-z0-9.-]+\.[a-z]{2,}$/.test(row.domain) ? `https://${row.domain}` : ''),
         first_seen: (stat?.first_seen ?? row.created_at).toISOString(),
         last_seen: (stat?.last_seen ?? row.created_at).toISOString(),
         profiles: ((row.profiles ?? []) as SocialProfile[]).map((p) => ({
