@@ -6,6 +6,7 @@ import { parseDuration, Tokens } from './auth/tokens.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { type Db, openDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
+import { createDemo } from './demo.js';
 import { importCompanies } from './identify/import-companies.js';
 import { type ImportSummary, importIpRangesCsv } from './identify/import-ip-ranges.js';
 import { installRangeFile } from './identify/ip-range-files.js';
@@ -150,6 +151,51 @@ export function cli(config: () => Config): Command {
         });
         const base = settings.publicUrl ?? `http://localhost:${settings.port}`;
         console.log(JSON.stringify(presentWorkspace(row, base), null, 2));
+      }),
+    );
+
+  program
+    .command('demo')
+    .description(
+      'make a demo workspace with synthetic companies and their visits, and say how to look',
+    )
+    .option(
+      '--days <days>',
+      'how many days of visits',
+      (value) => {
+        const days = Number(value);
+        if (!Number.isInteger(days) || days < 1 || days > 365) {
+          throw new InvalidArgumentError('a whole number of days from 1 to 365');
+        }
+        return days;
+      },
+      30,
+    )
+    .option('--email <email>', 'the operator who owns it (made if missing)', 'demo@example.com')
+    .action((options: { days: number; email: string }) =>
+      withDatabase(config(), async (database) => {
+        const settings = config();
+        const keys = await loadKeys(settings);
+        const demo = await createDemo(database.db, new Tokens(database.db, keys.tokenSigning), {
+          email: options.email,
+          days: options.days,
+          idleMs: settings.sessionIdleSeconds * 1000,
+          usageLimit: settings.defaultUsageLimit,
+        });
+        const base = settings.publicUrl ?? `http://localhost:${settings.port}`;
+        const today = new Date().toISOString().slice(0, 10);
+        const from = new Date(Date.now() - options.days * 86_400_000).toISOString().slice(0, 10);
+        console.log(
+          [
+            `Demo workspace ${demo.workspaceId}: ${demo.organisations} organisations, ${demo.sessions} sessions, ${demo.events} events over ${options.days} days.`,
+            '',
+            'With the server running (npm start), look at it:',
+            `  TOKEN=${demo.token}`,
+            `  curl -s -H "Authorization: Bearer $TOKEN" "${base}/v1/workspaces/${demo.workspaceId}/organisations"`,
+            `  curl -s -H "Authorization: Bearer $TOKEN" "${base}/v1/workspaces/${demo.workspaceId}/sessions?date_from=${from}&date_to=${today}"`,
+            `The API reference is at ${base}/docs.`,
+          ].join('\n'),
+        );
       }),
     );
 
