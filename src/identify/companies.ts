@@ -1,21 +1,12 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { getDomain } from 'tldts';
-import type { Address, Database, SocialProfile } from '../db/schema.js';
+import type { Address, CompanyTable, Database, SocialProfile } from '../db/schema.js';
 
 /** One company of the directory, as an import gives it; "" means "not given". */
-export interface CompanyRow {
-  domain: string;
-  name: string;
-  website: string;
-  logo: string;
-  founded: string;
-  size: string;
-  industry: string;
-  phone: string;
-  email: string;
+export type CompanyRow = Omit<Selectable<CompanyTable>, 'address' | 'profiles' | 'updated_at'> & {
   address: Partial<Address>;
   profiles: SocialProfile[];
-}
+};
 
 const TEXT_FIELDS = [
   'name',
@@ -27,7 +18,7 @@ const TEXT_FIELDS = [
   'phone',
   'email',
 ] as const;
-const ADDRESS_FIELDS: (keyof Address)[] = [
+export const ADDRESS_FIELDS: (keyof Address)[] = [
   'street',
   'address',
   'full_address',

@@ -1,19 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Address, Database, SocialProfile } from '../db/schema.js';
+import { ADDRESS_FIELDS } from '../identify/companies.js';
 import type { Organisation } from './schemas.js';
-
-const ADDRESS_KEYS: (keyof Address)[] = [
-  'street',
-  'address',
-  'full_address',
-  'city',
-  'state',
-  'street_number',
-  'postal_code',
-  'country',
-  'latitude',
-  'longitude',
-];
 
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
 const countryName = (code: string) => {
@@ -154,7 +142,7 @@ export async function loadOrganisations(
         unique_visitor_count: stat?.visitors ?? 0,
         logo: row.logo ?? '',
         address: Object.fromEntries(
-          ADDRESS_KEYS.map((key) => [key, String(address[key] ?? '')]),
+          ADDRESS_FIELDS.map((key) => [key, String(address[key] ?? '')]),
         ) as unknown as Address,
         founded: row.founded ?? '',
         size: row.size ?? '',
