@@ -39,7 +39,7 @@ describe('footfall serve on the embedded database', () => {
   it('serves, works with the CLI alongside, survives SIGKILL with its data, and stops cleanly', async () => {
     const first = spawnFootfall(['serve'], env);
     const firstExit = finished(first);
-    await waitUntilReady(base);
+    await waitUntilReady(base, firstExit);
 
     // The CLI joins the running server's database.
     const user = await runFootfall(['users', 'create', '--email', 'ops@example.com'], env);
@@ -74,7 +74,7 @@ describe('footfall serve on the embedded database', () => {
 
     const second = spawnFootfall(['serve'], env);
     const secondExit = finished(second);
-    await waitUntilReady(base);
+    await waitUntilReady(base, secondExit);
     expect(isAlive(orphan)).toBe(false);
     const after = await call('GET', `/v1/workspaces/${workspace.uuid}`);
     expect(after.status).toBe(200);

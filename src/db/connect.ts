@@ -31,7 +31,12 @@ export async function openDatabase(
   log: (message: string) => void,
 ): Promise<Db> {
   if (config.databaseUrl) return connect(config.databaseUrl);
-  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, role, log });
+  const embedded = await startEmbeddedPostgres({
+    dataDir: config.dataDir,
+    role,
+    log,
+    avoidPort: config.port,
+  });
   const connection = connect(embedded.url);
   return {
     ...connection,

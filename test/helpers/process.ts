@@ -50,10 +50,24 @@ export async function freePort(): Promise<number> {
   return typeof address === 'object' && address ? address.port : 0;
 }
 
-/** Polls /readyz until the server answers 200, or fails after `timeoutMs`. */
-export async function waitUntilReady(baseUrl: string, timeoutMs = 90_000): Promise<void> {
+/**
+ * Polls /readyz until the server answers 200; fails after `timeoutMs`, or at once with its
+ * output when the server process ends first.
+ */
+export async function waitUntilReady(
+  baseUrl: string,
+  server?: Promise<Finished>,
+  timeoutMs = 90_000,
+): Promise<void> {
+  let ended: Finished | undefined;
+  void server?.then((result) => {
+    ended = result;
+  });
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    if (ended) {
+      throw new Error(`the server exited (${ended.code}) before it was ready:\n${ended.stderr}`);
+    }
     try {
       if ((await fetch(`${baseUrl}/readyz`)).status === 200) return;
     } catch {}
