@@ -22,6 +22,7 @@ import { sessionRoutes } from './sessions/routes.js';
 import { Session, SessionEvent } from './sessions/schemas.js';
 import { trackerRoutes } from './tracker/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
+import { startDeliveryWorker } from './webhooks/worker.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { TrackerFeatures, Workspace } from './workspaces/schemas.js';
 
@@ -127,6 +128,17 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     return collector.metrics.registry.metrics();
   });
   await app.register(async (scope) => collectorRoutes(scope, deps, collector));
+  let worker: ReturnType<typeof startDeliveryWorker> | undefined;
+  app.addHook('onReady', async () => {
+    worker = startDeliveryWorker({
+      db: deps.db,
+      config,
+      encryptionKey: deps.keys.encryption,
+      resolve: deps.resolve,
+      log: (message) => app.log.error(message),
+    });
+  });
+  app.addHook('onClose', async () => worker?.stop());
   trackerRoutes(app, deps);
 
   await app.register(async (api) => {

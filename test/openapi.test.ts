@@ -28,6 +28,7 @@ const EXPECTED_ROUTES = {
     'put',
   ],
   '/radar/operator/v1/webhooks': ['get', 'patch'],
+  '/radar/operator/v1/webhooks/deliveries': ['get'],
 };
 
 describe('/openapi.json', () => {

@@ -2,6 +2,7 @@ import { type Kysely, type Migration, Migrator } from 'kysely';
 import * as foundation from './migrations/0001_foundation.js';
 import * as tracking from './migrations/0002_tracking.js';
 import * as organisations from './migrations/0003_organisations.js';
+import * as webhooks from './migrations/0004_webhooks.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -9,6 +10,7 @@ const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_tracking': tracking,
   '0003_organisations': organisations,
+  '0004_webhooks': webhooks,
 };
 
 /** Applies pending migrations (Kysely takes a lock, so concurrent starts are safe). */

@@ -19,6 +19,7 @@ export interface Database {
   organisation_tags: OrganisationTagTable;
   custom_field_values: CustomFieldValueTable;
   visitors: VisitorTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -141,6 +142,7 @@ export interface SessionTable {
   longitude: number;
   browser: string;
   device_type: string;
+  ended_notified: Generated<boolean>;
 }
 
 export interface EventTable {
@@ -212,4 +214,23 @@ export interface VisitorTable {
   organisation_id: string | null;
   email: string;
   identified_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface WebhookDeliveryTable {
+  id: string;
+  operator_id: string;
+  workspace_id: string;
+  event: string;
+  organisation_id: string | null;
+  session_id: string | null;
+  event_id: string | null;
+  segment_id: string | null;
+  body: string | null;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  last_status_code: number | null;
+  last_error: Generated<string>;
+  next_attempt_at: Generated<Date>;
+  created_at: CreatedAt;
+  delivered_at: Date | null;
 }

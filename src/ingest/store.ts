@@ -53,7 +53,8 @@ async function writeGroup(
       eventRows.push({ item, sessionId: result.sessionIds[index] as string });
     });
   }
-  await writeSessionsAndEvents(trx, sessions, eventRows);
+  const known = new Set([...latest.values()].map((session) => session.id));
+  await writeSessionsAndEvents(trx, sessions, eventRows, known);
   await recordIdentifications(trx, identified);
   await sql`COMMIT`.execute(trx);
 }
@@ -111,13 +112,20 @@ async function lockVisitors(trx: Connection, visitors: string[]) {
   );
 }
 
-/** Upserts the sessions and inserts the events in one statement. */
+/**
+ * Upserts the sessions and inserts the events in one statement, which also fills the
+ * webhook outbox: `organisation.returned` for a new session of an organisation seen before,
+ * and `event.tracked` per listed event for operators in event mode.
+ */
 async function writeSessionsAndEvents(
   trx: Connection,
   sessions: SessionState[],
   rows: { item: VisitEvent; sessionId: string }[],
+  known: Set<string>,
 ) {
   const column = <T>(pick: (s: SessionState) => T) => sessions.map(pick);
+  const attributed = sessions.filter((session) => session.organisationId !== null);
+  const fresh = attributed.filter((session) => !known.has(session.id));
   await sql`
     WITH upserted AS (
       INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
@@ -142,13 +150,40 @@ async function writeSessionsAndEvents(
         organisation_id = excluded.organisation_id,
         referrer = excluded.referrer,
         referrer_at = excluded.referrer_at
+    ), inserted AS (
+      INSERT INTO events (workspace_id, session_id, type, ts, url, data)
+      SELECT * FROM unnest(
+        ${rows.map((r) => r.item.visit.workspaceId)}::uuid[],
+        ${rows.map((r) => r.sessionId)}::uuid[],
+        ${rows.map((r) => r.item.event.type)}::text[],
+        ${rows.map((r) => r.item.event.ts.toISOString())}::timestamptz[],
+        ${rows.map((r) => r.item.event.url)}::text[],
+        ${rows.map((r) => JSON.stringify(r.item.event.data))}::jsonb[])
+      RETURNING workspace_id, session_id, id, type
+    ), attributed AS (
+      SELECT * FROM unnest(${attributed.map((s) => s.workspaceId)}::uuid[],
+        ${attributed.map((s) => s.id)}::uuid[], ${attributed.map((s) => s.organisationId)}::uuid[])
+        AS a(workspace_id, session_id, organisation_id)
+    ), returned AS (
+      -- The snapshot of this statement holds only earlier sessions: exactly "seen before".
+      INSERT INTO webhook_deliveries (id, operator_id, workspace_id, event, organisation_id, session_id)
+      SELECT gen_random_uuid(), w.operator_id, f.workspace_id, 'organisation.returned',
+             f.organisation_id, f.session_id
+      FROM unnest(${fresh.map((s) => s.workspaceId)}::uuid[], ${fresh.map((s) => s.id)}::uuid[],
+                  ${fresh.map((s) => s.organisationId)}::uuid[]) AS f(workspace_id, session_id, organisation_id)
+      JOIN workspaces w ON w.id = f.workspace_id
+      JOIN webhook_configs c ON c.operator_id = w.operator_id AND c.url IS NOT NULL
+      WHERE EXISTS (SELECT 1 FROM sessions s WHERE s.workspace_id = f.workspace_id
+                    AND s.organisation_id = f.organisation_id AND s.id <> f.session_id)
     )
-    INSERT INTO events (workspace_id, session_id, type, ts, url, data)
-    SELECT * FROM unnest(
-      ${rows.map((r) => r.item.visit.workspaceId)}::uuid[],
-      ${rows.map((r) => r.sessionId)}::uuid[],
-      ${rows.map((r) => r.item.event.type)}::text[],
-      ${rows.map((r) => r.item.event.ts.toISOString())}::timestamptz[],
-      ${rows.map((r) => r.item.event.url)}::text[],
-      ${rows.map((r) => JSON.stringify(r.item.event.data))}::jsonb[])`.execute(trx);
+    INSERT INTO webhook_deliveries (id, operator_id, workspace_id, event, organisation_id, session_id, event_id)
+    SELECT gen_random_uuid(), w.operator_id, i.workspace_id, 'event.tracked', a.organisation_id,
+           i.session_id, i.id
+    FROM inserted i
+    JOIN attributed a ON a.workspace_id = i.workspace_id AND a.session_id = i.session_id
+    JOIN workspaces w ON w.id = i.workspace_id
+    JOIN webhook_configs c ON c.operator_id = w.operator_id AND c.url IS NOT NULL AND c.mode = 'event'
+    WHERE i.type IN ('pageview', 'form_submit', 'form_abandon', 'click', 'download', 'custom')`.execute(
+    trx,
+  );
 }

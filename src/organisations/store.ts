@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/schema.js';
+import { enqueueIdentified } from '../webhooks/outbox.js';
 
 export interface OrganisationKey {
   workspaceId: string;
@@ -57,6 +58,7 @@ export async function ensureOrganisations(
         ON CONFLICT (workspace_id, domain) DO NOTHING
         RETURNING workspace_id, domain, id`.execute(trx);
       remember(inserted.rows);
+      await enqueueIdentified(trx, inserted.rows);
       return allowed;
     });
     // Another process may have made some in the meantime: read those back.

@@ -66,7 +66,11 @@ function presentEvent(event: Event, timeOnPage: number | undefined): Static<type
   }
 }
 
-export function presentSession(record: SessionRecord): Static<typeof Session> {
+/** A session as the API shows it; with `onlyEventId`, its events hold just that one. */
+export function presentSession(
+  record: SessionRecord,
+  onlyEventId?: string,
+): Static<typeof Session> {
   const times = timesOnPage(record.events);
   return {
     uuid: record.id,
@@ -92,7 +96,10 @@ export function presentSession(record: SessionRecord): Static<typeof Session> {
         url: view.url,
       })),
     events: record.events
-      .filter((event) => LISTED.has(event.type))
+      .filter(
+        (event) =>
+          LISTED.has(event.type) && (onlyEventId === undefined || event.id === onlyEventId),
+      )
       .map((event) => presentEvent(event, times.get(event))),
   };
 }

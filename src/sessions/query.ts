@@ -82,7 +82,7 @@ export async function findSessionPage(
 
 export type SessionRecord = Selectable<SessionTable> & {
   organisation_id: string;
-  events: { type: string; ts: Date; url: string; data: Record<string, unknown> }[];
+  events: { id: string; type: string; ts: Date; url: string; data: Record<string, unknown> }[];
 };
 
 /** The sessions with these ids and their events, in the order of `ids`. */
@@ -101,7 +101,7 @@ export async function loadSessions(
       .execute(),
     db
       .selectFrom('events')
-      .select(['session_id', 'type', 'ts', 'url', 'data'])
+      .select(['session_id', 'id', 'type', 'ts', 'url', 'data'])
       .where('workspace_id', '=', workspaceId)
       .where('session_id', 'in', ids)
       .orderBy('ts')

@@ -34,7 +34,7 @@ export function sessionRoutes(app: Api, deps: AppDeps): void {
       cap,
     );
     const sessions = await loadSessions(deps.db, filters.workspaceId, found.ids);
-    return { ...found, data: sessions.map(presentSession) };
+    return { ...found, data: sessions.map((session) => presentSession(session)) };
   };
 
   app.get(

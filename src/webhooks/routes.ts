@@ -2,8 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { Api, AppDeps } from '../http/api.js';
 import { operatorOf } from '../http/auth.js';
 import { fieldError } from '../http/errors.js';
+import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses } from '../http/schemas.js';
-import { publicAddressesOf, UnsafeAddressError } from './address-guard.js';
+import { publicAddressesOf, type Resolver, UnsafeAddressError } from './address-guard.js';
 import { sign } from './signing.js';
 import { findWebhookConfig, saveWebhookConfig, type WebhookConfig } from './store.js';
 
@@ -36,6 +37,24 @@ const WebhookBody = Type.Object({
 
 const tags = ['Webhooks'];
 
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+const Delivery = Type.Object({
+  uuid: Type.String({
+    format: 'uuid',
+    description: 'the X-Footfall-Delivery header, the same on every retry',
+  }),
+  event: Type.String(),
+  workspace_uuid: Type.String({ format: 'uuid' }),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+  attempts: Type.Integer(),
+  last_status_code: nullable(Type.Integer()),
+  last_error: Type.String(),
+  next_attempt_at: nullable(Type.String()),
+  created_at: Type.String(),
+  delivered_at: nullable(Type.String()),
+});
+
 export function webhookRoutes(app: Api, deps: AppDeps): void {
   const answer = (config: WebhookConfig | undefined, message: string) => ({
     success: true,
@@ -57,6 +76,52 @@ export function webhookRoutes(app: Api, deps: AppDeps): void {
     async (request) => {
       const config = await findWebhookConfig(deps.db, deps.keys.encryption, operatorOf(request));
       return answer(config, config?.url ? 'Webhook delivery is on.' : 'Webhook delivery is off.');
+    },
+  );
+
+  app.get(
+    '/radar/operator/v1/webhooks/deliveries',
+    {
+      schema: {
+        tags,
+        summary: 'Recent webhook deliveries, newest first, with their state',
+        querystring: PageQuery,
+        response: { 200: PageSchema(Delivery), ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => {
+      checkPageWindow(request.query);
+      const { page, size } = request.query;
+      const operatorId = operatorOf(request);
+      const [count, rows] = await Promise.all([
+        deps.db
+          .selectFrom('webhook_deliveries')
+          .select((eb) => eb.fn.countAll<number>().as('total'))
+          .where('operator_id', '=', operatorId)
+          .executeTakeFirstOrThrow(),
+        deps.db
+          .selectFrom('webhook_deliveries')
+          .selectAll()
+          .where('operator_id', '=', operatorId)
+          .orderBy('created_at', 'desc')
+          .orderBy('id')
+          .offset((page - 1) * size)
+          .limit(size)
+          .execute(),
+      ]);
+      const data = rows.map((row) => ({
+        uuid: row.id,
+        event: row.event,
+        workspace_uuid: row.workspace_id,
+        status: row.status as 'pending' | 'delivered' | 'failed',
+        attempts: row.attempts,
+        last_status_code: row.last_status_code,
+        last_error: row.last_error,
+        next_attempt_at: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
+        created_at: row.created_at.toISOString(),
+        delivered_at: row.delivered_at?.toISOString() ?? null,
+      }));
+      return paginate(request, deps.config.publicUrl, request.query, Number(count.total), data);
     },
   );
 
@@ -82,7 +147,7 @@ export function webhookRoutes(app: Api, deps: AppDeps): void {
           });
         return answer(undefined, 'Webhook delivery switched off.');
       }
-      const url = await checkTarget(webhook_url, deps.config.allowPrivateWebhooks);
+      const url = await checkTarget(webhook_url, deps.config.allowPrivateWebhooks, deps.resolve);
       const secret = webhook_secret ?? current?.secret;
       if (!secret) {
         throw fieldError(
@@ -98,7 +163,11 @@ export function webhookRoutes(app: Api, deps: AppDeps): void {
 }
 
 /** https and a public address, unless ALLOW_PRIVATE_WEBHOOKS lifts both rules. */
-async function checkTarget(raw: string, allowPrivate: boolean): Promise<string> {
+async function checkTarget(
+  raw: string,
+  allowPrivate: boolean,
+  resolve?: Resolver,
+): Promise<string> {
   const field = 'delivery.webhook_url';
   let url: URL;
   try {
@@ -112,7 +181,7 @@ async function checkTarget(raw: string, allowPrivate: boolean): Promise<string> 
   }
   if (!allowPrivate) {
     try {
-      await publicAddressesOf(url);
+      await publicAddressesOf(url, resolve);
     } catch (error) {
       if (error instanceof UnsafeAddressError) throw fieldError(field, error.message);
       throw error;

@@ -46,7 +46,10 @@ export interface TestApp {
 }
 
 /** The real app on a random loopback port, over a fresh database. */
-export async function startTestApp(settings: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  settings: Record<string, string> = {},
+  extra: Partial<AppDeps> = {},
+): Promise<TestApp> {
   const { url: databaseUrl, drop } = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'footfall-test-data-'));
   const config: Config = loadConfig({
@@ -60,7 +63,7 @@ export async function startTestApp(settings: Record<string, string> = {}): Promi
   await migrate(database.db);
   const keys = await loadKeys(config);
   const tokens = new Tokens(database.db, keys.tokenSigning);
-  const deps: AppDeps = { config, db: database.db, keys, tokens };
+  const deps: AppDeps = { config, db: database.db, keys, tokens, ...extra };
   const app = await buildApp(deps);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

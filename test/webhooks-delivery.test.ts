@@ -1,0 +1,280 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertIpRanges } from '../src/identify/ip-ranges.js';
+import { client, startTestApp, type TestApp } from './helpers/app.js';
+import { collector, pageview, visit } from './helpers/collect.js';
+import { type Received, startReceiver } from './helpers/receiver.js';
+
+const SECRET = 'whsec-test-0123456789';
+const verify = (received: Received) => {
+  const timestamp = received.headers['x-footfall-timestamp'] as string;
+  const expected = `sha256=${createHmac('sha256', SECRET).update(`${timestamp}.${received.body}`).digest('hex')}`;
+  return received.headers['x-footfall-signature'] === expected;
+};
+const of = (received: Received[], event: string) =>
+  received.filter((r) => r.headers['x-footfall-event'] === event);
+
+async function until(check: () => boolean | Promise<boolean>, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await sleep(100);
+  }
+}
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({
+    ALLOW_PRIVATE_WEBHOOKS: 'true',
+    SESSION_IDLE_SECONDS: '2',
+    WEBHOOK_RETRY_SECONDS: '1,1',
+    TRUST_PROXY: '127.0.0.1',
+  });
+  await upsertIpRanges(t.database.db, [
+    { network: '81.2.69.0/24', domain: 'acme.com', name: 'Acme' },
+  ]);
+});
+afterAll(() => t.close());
+
+/** A fresh operator with a workspace and its delivery target set. */
+async function operatorWith(url: string, mode: 'session' | 'event' = 'session') {
+  const api = client(t.url, (await t.operator()).token);
+  const configured = await api('PATCH', '/radar/operator/v1/webhooks', {
+    delivery: { webhook_url: url, webhook_secret: SECRET, mode },
+  });
+  expect(configured.status).toBe(200);
+  const workspace = (await api('POST', '/v1/workspaces', { url: 'https://site.example' })).body
+    .data;
+  const send = (events: Record<string, unknown>[], visitor = randomUUID()) =>
+    collector(t.url)(visit(workspace.tracking_script_id, events, { visitor }), {
+      'x-forwarded-for': '81.2.69.160',
+    });
+  return { api, workspace, send };
+}
+
+describe('webhook deliveries', () => {
+  it('sends exactly one signed session.ended with the whole session and organisation', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { workspace, send } = await operatorWith(receiver.url);
+      const start = Date.now() - 10_000;
+      await send([
+        pageview('https://site.example/', start),
+        pageview('https://site.example/pricing', start + 1000),
+      ]);
+      await until(() => of(receiver.received, 'session.ended').length > 0);
+      await sleep(2500); // a second one would have come by now
+      const ended = of(receiver.received, 'session.ended');
+      expect(ended).toHaveLength(1);
+      const [delivery] = ended as [Received];
+      expect(verify(delivery)).toBe(true);
+      expect(delivery.headers['x-footfall-delivery']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(Number(delivery.headers['x-footfall-timestamp'])).toBeGreaterThan(
+        Date.now() / 1000 - 60,
+      );
+      const body = JSON.parse(delivery.body);
+      expect(Object.keys(body).sort()).toEqual([
+        'created_at',
+        'event',
+        'organisation',
+        'session',
+        'workspace',
+      ]);
+      expect(body.event).toBe('session.ended');
+      expect(body.workspace).toEqual({
+        uuid: workspace.uuid,
+        name: workspace.name,
+        url: workspace.url,
+      });
+      expect(body.organisation).toMatchObject({
+        name: 'Acme',
+        website: 'https://acme.com',
+        total_pageviews: 2,
+      });
+      expect(body.session.views.map((v: { url: string }) => v.url)).toEqual([
+        'https://site.example/',
+        'https://site.example/pricing',
+      ]);
+      expect(body.session.organisation_uuid).toBe(body.organisation.uuid);
+      // The first identification of the organisation in the workspace is announced too.
+      expect(of(receiver.received, 'organisation.identified')).toHaveLength(1);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('retries a 500 with the same delivery id, and shows it delivered', async () => {
+    const receiver = await startReceiver([500, 200]);
+    try {
+      const { api, send } = await operatorWith(receiver.url);
+      await send([pageview('https://site.example/', Date.now())]);
+      await until(() => of(receiver.received, 'organisation.identified').length >= 2);
+      const [first, second] = of(receiver.received, 'organisation.identified') as [
+        Received,
+        Received,
+      ];
+      expect(second.headers['x-footfall-delivery']).toBe(first.headers['x-footfall-delivery']);
+      expect(second.body).toBe(first.body);
+      expect(verify(second)).toBe(true);
+      await until(
+        async () =>
+          (await api('GET', '/radar/operator/v1/webhooks/deliveries')).body.data[0]?.status ===
+          'delivered',
+      );
+      const [row] = (await api('GET', '/radar/operator/v1/webhooks/deliveries')).body.data;
+      expect(row).toMatchObject({
+        event: 'organisation.identified',
+        status: 'delivered',
+        attempts: 2,
+        last_status_code: 200,
+        next_attempt_at: null,
+      });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('gives up after the configured attempts and keeps the failed delivery', async () => {
+    const receiver = await startReceiver([503]);
+    try {
+      const { api, send } = await operatorWith(receiver.url);
+      await send([pageview('https://site.example/', Date.now())]);
+      await until(
+        async () =>
+          (await api('GET', '/radar/operator/v1/webhooks/deliveries')).body.data[0]?.status ===
+          'failed',
+      );
+      const [row] = (await api('GET', '/radar/operator/v1/webhooks/deliveries')).body.data;
+      expect(row).toMatchObject({
+        status: 'failed',
+        attempts: 3,
+        last_status_code: 503,
+        last_error: 'answered 503',
+      });
+      expect(of(receiver.received, 'organisation.identified')).toHaveLength(3);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('in event mode, sends one event.tracked per tracked event, each with its single event', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { send } = await operatorWith(receiver.url, 'event');
+      const now = Date.now();
+      await send([
+        pageview('https://site.example/', now),
+        {
+          type: 'click',
+          ts: now + 1,
+          url: 'https://site.example/',
+          href: 'https://out.example/',
+          text: 'Out',
+        },
+        {
+          type: 'custom',
+          ts: now + 2,
+          url: 'https://site.example/',
+          name: 'demo_requested',
+          properties: { plan: 'pro' },
+        },
+        { type: 'page_leave', ts: now + 3, url: 'https://site.example/', time_on_page: 3 },
+      ]);
+      await until(() => of(receiver.received, 'event.tracked').length >= 3);
+      await sleep(1000);
+      const tracked = of(receiver.received, 'event.tracked').map((r) => JSON.parse(r.body));
+      expect(tracked).toHaveLength(3);
+      expect(
+        tracked
+          .map((b) => b.session.events.map((e: { event_type: string }) => e.event_type))
+          .sort(),
+      ).toEqual([['click'], ['custom'], ['pageview']]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('organisation.returned', () => {
+  it('is sent when a known organisation starts a new session, not for its first', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { send } = await operatorWith(receiver.url, 'event');
+      await send([pageview('https://site.example/', Date.now() - 60_000)]);
+      await until(() => of(receiver.received, 'organisation.identified').length === 1);
+      expect(of(receiver.received, 'organisation.returned')).toHaveLength(0);
+      await send([pageview('https://site.example/again', Date.now())]); // another visitor, same organisation
+      await until(() => of(receiver.received, 'organisation.returned').length === 1);
+      const body = JSON.parse((of(receiver.received, 'organisation.returned')[0] as Received).body);
+      expect(body.session.views[0].url).toBe('https://site.example/again');
+      expect(body.organisation.name).toBe('Acme');
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('the address guard at configuration time', () => {
+  it.each(['127.0.0.1', '10.0.0.1', '169.254.169.254', '::1', 'fd00::1'])(
+    'refuses an https host that resolves to %s',
+    async (address) => {
+      const guarded = await startTestApp({}, { resolve: async () => [address] });
+      try {
+        const api = client(guarded.url, (await guarded.operator()).token);
+        const answer = await api('PATCH', '/radar/operator/v1/webhooks', {
+          delivery: { webhook_url: 'https://hooks.customer.example/in', webhook_secret: SECRET },
+        });
+        expect(answer.status).toBe(422);
+        expect(answer.body.errors['delivery.webhook_url'][0]).toContain(address);
+      } finally {
+        await guarded.close();
+      }
+    },
+  );
+});
+
+describe('the address guard at delivery time', () => {
+  it('refuses a host that resolved publicly when configured but privately when delivering', async () => {
+    const receiver = await startReceiver();
+    let resolvesTo = ['1.1.1.1'];
+    const guarded = await startTestApp(
+      { TRUST_PROXY: '127.0.0.1', WEBHOOK_RETRY_SECONDS: '1' },
+      { resolve: async () => resolvesTo },
+    );
+    try {
+      await upsertIpRanges(guarded.database.db, [
+        { network: '81.2.69.0/24', domain: 'acme.com', name: 'Acme' },
+      ]);
+      const api = client(guarded.url, (await guarded.operator()).token);
+      const port = new URL(receiver.url).port;
+      const configured = await api('PATCH', '/radar/operator/v1/webhooks', {
+        delivery: {
+          webhook_url: `https://hooks.customer.example:${port}/hooks`,
+          webhook_secret: SECRET,
+        },
+      });
+      expect(configured.status).toBe(200);
+      resolvesTo = ['127.0.0.1'];
+      const workspace = (await api('POST', '/v1/workspaces', { url: 'https://site.example' })).body
+        .data;
+      await collector(guarded.url)(
+        visit(workspace.tracking_script_id, [pageview('https://site.example/', Date.now())]),
+        {
+          'x-forwarded-for': '81.2.69.160',
+        },
+      );
+      await until(
+        async () =>
+          (await api('GET', '/radar/operator/v1/webhooks/deliveries')).body.data[0]?.status ===
+          'failed',
+      );
+      const [row] = (await api('GET', '/radar/operator/v1/webhooks/deliveries')).body.data;
+      expect(row.last_error).toContain('127.0.0.1, which is not a public address');
+      expect(receiver.received).toHaveLength(0);
+    } finally {
+      await guarded.close();
+      await receiver.close();
+    }
+  });
+});
