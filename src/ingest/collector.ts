@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
+import { cachedLookup } from '../db/cached-lookup.js';
 import { GroupCommit } from '../db/group-commit.js';
 import type { Database } from '../db/schema.js';
 import { defaultCityDatabases, GeoLocator, UNKNOWN_LOCATION } from '../identify/geo.js';
@@ -32,6 +33,18 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
     networkOwnerResolver(config.asnDb ?? defaultAsnDatabases()),
   ]);
   const scripts = new ScriptDirectory(db);
+  // Whether a workspace's operator has webhook delivery on; a change applies within 5 s.
+  const deliveryOn = cachedLookup(
+    async (workspaceId) =>
+      (await db
+        .selectFrom('workspaces as w')
+        .innerJoin('webhook_configs as c', 'c.operator_id', 'w.operator_id')
+        .select('w.id')
+        .where('w.id', '=', workspaceId)
+        .where('c.url', 'is not', null)
+        .executeTakeFirst()) !== undefined,
+    { max: 10_000, ttlMs: 5_000 },
+  );
   const metrics = ingestMetrics();
   const idleMs = config.sessionIdleSeconds * 1000;
 
@@ -76,7 +89,10 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
             ]
           : [];
       });
-      await storeEvents(db, items, idleMs, identified);
+      const delivering = await Promise.all(
+        [...new Set(accepted.map(({ context }) => context.script.workspaceId))].map(deliveryOn),
+      );
+      await storeEvents(db, items, idleMs, identified, delivering.some(Boolean));
       for (const { workspaceId, visitorId, organisation } of identified) {
         identities.remember(workspaceId, visitorId, organisation);
       }

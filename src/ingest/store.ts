@@ -17,6 +17,8 @@ export async function storeEvents(
   items: VisitEvent[],
   idleMs: number,
   identified: Parameters<typeof recordIdentifications>[1] = [],
+  /** False when no workspace of the group has webhook delivery on: the outbox is skipped. */
+  webhooks = true,
 ): Promise<void> {
   const byVisitor = new Map<string, VisitEvent[]>();
   for (const item of items) {
@@ -27,7 +29,7 @@ export async function storeEvents(
   }
   await db.connection().execute(async (trx) => {
     try {
-      await writeGroup(trx, byVisitor, idleMs, identified);
+      await writeGroup(trx, byVisitor, idleMs, identified, webhooks);
     } catch (error) {
       // The write's own error is the one to report; a failed rollback ends with the connection.
       await sql`ROLLBACK`.execute(trx).catch(() => {});
@@ -41,6 +43,7 @@ async function writeGroup(
   byVisitor: Map<string, VisitEvent[]>,
   idleMs: number,
   identified: Parameters<typeof recordIdentifications>[1],
+  webhooks: boolean,
 ) {
   const latest = await lockVisitors(trx, [...byVisitor.keys()]);
   const sessions: SessionState[] = [];
@@ -54,7 +57,7 @@ async function writeGroup(
     });
   }
   const known = new Set([...latest.values()].map((session) => session.id));
-  await writeSessionsAndEvents(trx, sessions, eventRows, known);
+  await writeSessionsAndEvents(trx, sessions, eventRows, webhooks ? known : null);
   await recordIdentifications(trx, identified);
   await sql`COMMIT`.execute(trx);
 }
@@ -113,54 +116,60 @@ async function lockVisitors(trx: Connection, visitors: string[]) {
 }
 
 /**
- * Upserts the sessions and inserts the events in one statement, which also fills the
- * webhook outbox: `organisation.returned` for a new session of an organisation seen before,
- * and `event.tracked` per listed event for operators in event mode.
+ * Upserts the sessions and inserts the events in one statement. With `known` (the ids of
+ * the sessions that existed before), the statement also fills the webhook outbox:
+ * `organisation.returned` for a new session of an organisation seen before, and
+ * `event.tracked` per listed event for operators in event mode.
  */
 async function writeSessionsAndEvents(
   trx: Connection,
   sessions: SessionState[],
   rows: { item: VisitEvent; sessionId: string }[],
-  known: Set<string>,
+  known: Set<string> | null,
 ) {
   const column = <T>(pick: (s: SessionState) => T) => sessions.map(pick);
+  const upsertSessions = sql`
+    INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
+      referrer, referrer_at, country, state, city, latitude, longitude, browser, device_type)
+    SELECT * FROM unnest(
+      ${column((s) => s.workspaceId)}::uuid[], ${column((s) => s.id)}::uuid[],
+      ${column((s) => s.visitorId)}::uuid[], ${column((s) => s.organisationId)}::uuid[],
+      ${column((s) => s.startedAt.toISOString())}::timestamptz[],
+      ${column((s) => s.endedAt.toISOString())}::timestamptz[],
+      ${column((s) => s.referrer)}::text[],
+      ${column((s) => s.referrerAt?.toISOString() ?? null)}::timestamptz[],
+      ${column((s) => s.location.country)}::text[], ${column((s) => s.location.state)}::text[],
+      ${column((s) => s.location.city)}::text[],
+      ${column((s) => s.location.latitude)}::float8[],
+      ${column((s) => s.location.longitude)}::float8[],
+      ${column((s) => s.browser)}::text[], ${column((s) => s.deviceType)}::text[])
+    -- The visitor's lock is held and its latest session was read under it, so the state
+    -- computed here is the whole truth about the session.
+    ON CONFLICT (workspace_id, id) DO UPDATE SET
+      started_at = excluded.started_at,
+      ended_at = excluded.ended_at,
+      organisation_id = excluded.organisation_id,
+      referrer = excluded.referrer,
+      referrer_at = excluded.referrer_at`;
+  const insertEvents = sql`
+    INSERT INTO events (workspace_id, session_id, type, ts, url, data)
+    SELECT * FROM unnest(
+      ${rows.map((r) => r.item.visit.workspaceId)}::uuid[],
+      ${rows.map((r) => r.sessionId)}::uuid[],
+      ${rows.map((r) => r.item.event.type)}::text[],
+      ${rows.map((r) => r.item.event.ts.toISOString())}::timestamptz[],
+      ${rows.map((r) => r.item.event.url)}::text[],
+      ${rows.map((r) => JSON.stringify(r.item.event.data))}::jsonb[])`;
+  if (!known) {
+    await sql`WITH upserted AS (${upsertSessions}) ${insertEvents}`.execute(trx);
+    return;
+  }
   const attributed = sessions.filter((session) => session.organisationId !== null);
   const fresh = attributed.filter((session) => !known.has(session.id));
   await sql`
-    WITH upserted AS (
-      INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
-        referrer, referrer_at, country, state, city, latitude, longitude, browser, device_type)
-      SELECT * FROM unnest(
-        ${column((s) => s.workspaceId)}::uuid[], ${column((s) => s.id)}::uuid[],
-        ${column((s) => s.visitorId)}::uuid[], ${column((s) => s.organisationId)}::uuid[],
-        ${column((s) => s.startedAt.toISOString())}::timestamptz[],
-        ${column((s) => s.endedAt.toISOString())}::timestamptz[],
-        ${column((s) => s.referrer)}::text[],
-        ${column((s) => s.referrerAt?.toISOString() ?? null)}::timestamptz[],
-        ${column((s) => s.location.country)}::text[], ${column((s) => s.location.state)}::text[],
-        ${column((s) => s.location.city)}::text[],
-        ${column((s) => s.location.latitude)}::float8[],
-        ${column((s) => s.location.longitude)}::float8[],
-        ${column((s) => s.browser)}::text[], ${column((s) => s.deviceType)}::text[])
-      -- The visitor's lock is held and its latest session was read under it, so the state
-      -- computed here is the whole truth about the session.
-      ON CONFLICT (workspace_id, id) DO UPDATE SET
-        started_at = excluded.started_at,
-        ended_at = excluded.ended_at,
-        organisation_id = excluded.organisation_id,
-        referrer = excluded.referrer,
-        referrer_at = excluded.referrer_at
-    ), inserted AS (
-      INSERT INTO events (workspace_id, session_id, type, ts, url, data)
-      SELECT * FROM unnest(
-        ${rows.map((r) => r.item.visit.workspaceId)}::uuid[],
-        ${rows.map((r) => r.sessionId)}::uuid[],
-        ${rows.map((r) => r.item.event.type)}::text[],
-        ${rows.map((r) => r.item.event.ts.toISOString())}::timestamptz[],
-        ${rows.map((r) => r.item.event.url)}::text[],
-        ${rows.map((r) => JSON.stringify(r.item.event.data))}::jsonb[])
-      RETURNING workspace_id, session_id, id, type
-    ), attributed AS (
+    WITH upserted AS (${upsertSessions}),
+    inserted AS (${insertEvents} RETURNING workspace_id, session_id, id, type),
+    attributed AS (
       SELECT * FROM unnest(${attributed.map((s) => s.workspaceId)}::uuid[],
         ${attributed.map((s) => s.id)}::uuid[], ${attributed.map((s) => s.organisationId)}::uuid[])
         AS a(workspace_id, session_id, organisation_id)
