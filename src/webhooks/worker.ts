@@ -35,7 +35,7 @@ type Delivery = Selectable<WebhookDeliveryTable>;
  */
 export function startDeliveryWorker(deps: WorkerDeps, pollMs = 500): { stop(): Promise<void> } {
   let stopped = false;
-  let running: Promise<void> = Promise.resolve();
+  let running: Promise<void> | null = null;
   const tick = async () => {
     try {
       await enqueueEndedSessions(deps.db, deps.config.sessionIdleSeconds);
@@ -48,8 +48,12 @@ export function startDeliveryWorker(deps: WorkerDeps, pollMs = 500): { stop(): P
       deps.log(`webhook worker: ${(error as Error).message}`);
     }
   };
+  // One tick at a time: a slow tick delays the next instead of queueing more.
   const timer = setInterval(() => {
-    running = running.then(() => (stopped ? undefined : tick()));
+    if (stopped || running) return;
+    running = tick().finally(() => {
+      running = null;
+    });
   }, pollMs);
   timer.unref();
   return {
