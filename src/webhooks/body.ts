@@ -1,18 +1,19 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, WebhookDeliveryTable } from '../db/schema.js';
 import { loadOrganisations } from '../organisations/read.js';
 import { presentSession } from '../sessions/present.js';
 import { loadSessions } from '../sessions/query.js';
 
-export interface DeliveryRow {
-  workspace_id: string;
-  event: string;
-  organisation_id: string | null;
-  session_id: string | null;
-  event_id: string | null;
-  segment_id: string | null;
-  created_at: Date;
-}
+export type DeliveryRow = Pick<
+  Selectable<WebhookDeliveryTable>,
+  | 'workspace_id'
+  | 'event'
+  | 'organisation_id'
+  | 'session_id'
+  | 'event_id'
+  | 'segment_id'
+  | 'created_at'
+>;
 
 /**
  * The body of a delivery (contract §10): the same structure for every kind, with the
