@@ -9,6 +9,7 @@ import {
   finished,
   freePort,
   isAlive,
+  killStragglers,
   runFootfall,
   spawnFootfall,
   waitUntilReady,
@@ -27,6 +28,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
 });
 afterAll(async () => {
+  killStragglers();
   await rm(dataDir, { recursive: true, force: true });
 });
 

@@ -10,6 +10,7 @@ import { collector, pageview, visit } from './helpers/collect.js';
 import {
   finished,
   freePort,
+  killStragglers,
   runFootfall,
   spawnFootfall,
   waitUntilReady,
@@ -37,6 +38,7 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
+  killStragglers();
   await database.drop();
   await rm(dir, { recursive: true, force: true });
 });

@@ -11,13 +11,23 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...inherited, LOG_LEVEL: 'warn', ...env };
 }
 
+const started = new Set<ChildProcess>();
+
 /** Starts the real CLI (`footfall ...`) from source. */
 export function spawnFootfall(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
     cwd: ROOT,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  started.add(child);
+  child.on('exit', () => started.delete(child));
+  return child;
+}
+
+/** Kills what a failed test left running (call in afterAll). */
+export function killStragglers(): void {
+  for (const child of started) child.kill('SIGKILL');
 }
 
 export interface Finished {
