@@ -1,4 +1,5 @@
 import type { FieldOption, FieldRule } from '../db/schema.js';
+import { isDay } from '../http/validation.js';
 import type { CustomFieldRow } from './store.js';
 
 /** The value to store, or the problem with it (checked by type, options and rules). */
@@ -21,13 +22,7 @@ export function checkValue(
       if (typeof value !== 'boolean') return problem('must be true or false');
       break;
     case 'date':
-      if (
-        typeof value !== 'string' ||
-        !/^\d{4}-\d{2}-\d{2}$/.test(value) ||
-        new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value
-      ) {
-        return problem('must be a date as YYYY-MM-DD');
-      }
+      if (!isDay(value)) return problem('must be a date as YYYY-MM-DD');
       break;
     case 'select':
       if (typeof value !== 'string' || !options.includes(value)) {

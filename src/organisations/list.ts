@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { likeContaining } from '../db/like.js';
 import type { Database } from '../db/schema.js';
 import type { DateRange } from '../sessions/dates.js';
 
@@ -9,8 +10,6 @@ export interface OrganisationFilters {
   segmentId?: string;
 }
 
-const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** A page of organisation ids, most recently active first, and how many match. */
 export async function findOrganisationPage(
   db: Kysely<Database>,
@@ -20,7 +19,7 @@ export async function findOrganisationPage(
   const parts: RawBuilder<unknown>[] = [sql`o.workspace_id = ${f.workspaceId}`];
   if (f.name) {
     parts.push(
-      sql`coalesce(nullif(c.name, ''), nullif(o.name, ''), o.domain) ILIKE ${containing(f.name)}`,
+      sql`coalesce(nullif(c.name, ''), nullif(o.name, ''), o.domain) ILIKE ${likeContaining(f.name)}`,
     );
   }
   if (f.range) {

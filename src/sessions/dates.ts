@@ -1,4 +1,5 @@
 import { badRequest, fieldError } from '../http/errors.js';
+import { isDay } from '../http/validation.js';
 
 export interface DateRange {
   from: Date;
@@ -9,12 +10,10 @@ export interface DateRange {
 const DAY_MS = 86_400_000;
 
 function parseDay(field: string, value: string): Date {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  const date = match ? new Date(`${value}T00:00:00.000Z`) : null;
-  if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
+  if (!isDay(value)) {
     throw fieldError(field, `The ${field.replace('_', ' ')} field must be a date as YYYY-MM-DD.`);
   }
-  return date;
+  return new Date(`${value}T00:00:00.000Z`);
 }
 
 /**

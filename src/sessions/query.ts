@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
+import { likeContaining } from '../db/like.js';
 import type { Database, SessionTable } from '../db/schema.js';
 import type { DateRange } from './dates.js';
 
@@ -11,8 +12,6 @@ export interface SessionFilters {
   referrer?: string;
   visitorId?: string;
 }
-
-const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The WHERE clause of a session list: listed sessions are always attributed. */
 function where(f: SessionFilters): RawBuilder<unknown> {
