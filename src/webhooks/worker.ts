@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { Config } from '../config.js';
+import { runPeriodically } from '../db/periodic.js';
 import type { Database, WebhookDeliveryTable } from '../db/schema.js';
 import {
   publicAddressesOf,
@@ -34,35 +35,18 @@ type Delivery = Selectable<WebhookDeliveryTable>;
  * any number of servers can run it) and sends, signs and reschedules them.
  */
 export function startDeliveryWorker(deps: WorkerDeps, pollMs = 500): { stop(): Promise<void> } {
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  const tick = async () => {
+  return runPeriodically(async (stopping) => {
     try {
       await enqueueEndedSessions(deps.db, deps.config.sessionIdleSeconds);
       for (;;) {
         const claimed = await claim(deps.db);
         await Promise.all(claimed.map((delivery) => attempt(deps, delivery)));
-        if (claimed.length < BATCH || stopped) break;
+        if (claimed.length < BATCH || stopping()) break;
       }
     } catch (error) {
       deps.log(`webhook worker: ${(error as Error).message}`);
     }
-  };
-  // One tick at a time: a slow tick delays the next instead of queueing more.
-  const timer = setInterval(() => {
-    if (stopped || running) return;
-    running = tick().finally(() => {
-      running = null;
-    });
   }, pollMs);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
 }
 
 async function claim(db: Kysely<Database>): Promise<Delivery[]> {
