@@ -5,6 +5,7 @@ import { upsertIpRanges } from '../src/identify/ip-ranges.js';
 import { client, startTestApp, type TestApp } from './helpers/app.js';
 import { collector, pageview, visit } from './helpers/collect.js';
 import { type Received, startReceiver } from './helpers/receiver.js';
+import { until } from './helpers/wait.js';
 
 const SECRET = 'whsec-test-0123456789';
 const verify = (received: Received) => {
@@ -14,14 +15,6 @@ const verify = (received: Received) => {
 };
 const of = (received: Received[], event: string) =>
   received.filter((r) => r.headers['x-footfall-event'] === event);
-
-async function until(check: () => boolean | Promise<boolean>, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await sleep(100);
-  }
-}
 
 let t: TestApp;
 beforeAll(async () => {
