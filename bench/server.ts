@@ -9,6 +9,8 @@ import { loadConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrate.js';
 import { upsertIpRanges } from '../src/identify/ip-ranges.js';
+import { checkFilters } from '../src/segments/filters.js';
+import { saveSegment } from '../src/segments/store.js';
 import { createWorkspace } from '../src/workspaces/store.js';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL as string;
@@ -29,6 +31,23 @@ const workspace = await createWorkspace(database.db, operator.id, {
   url: 'https://bench.example',
   usageLimit: 10000,
 });
+// BENCH_SEGMENTS=N: the workspace has N segments, so the writer queues organisations
+// and the segment worker evaluates them while the load runs.
+for (let i = 0; i < Number(process.env.BENCH_SEGMENTS ?? 0); i++) {
+  const checked = checkFilters(
+    {
+      operator: 'AND',
+      conditions: [
+        { field: 'sessions', comparison: 'greater_than', value: i },
+        { field: 'url', comparison: 'contains', value: '/pricing' },
+        { field: 'last_seen', comparison: 'less_than_x_units_ago', value: 7, unit: 'days' },
+      ],
+    },
+    [],
+  );
+  if ('errors' in checked) throw new Error(JSON.stringify(checked.errors));
+  await saveSegment(database.db, workspace.id, { name: `segment ${i}`, filters: checked.filters });
+}
 const keys = await loadKeys(config);
 const app = await buildApp({
   config,

@@ -17,7 +17,9 @@ import { createCollector } from './ingest/collector.js';
 import { collectorRoutes } from './ingest/routes.js';
 import { organisationRoutes } from './organisations/routes.js';
 import { Organisation } from './organisations/schemas.js';
-import { Segment, segmentRoutes } from './segments/routes.js';
+import { FiltersSchema } from './segments/filters.js';
+import { Segment, SegmentWithFilters, segmentRoutes } from './segments/routes.js';
+import { startSegmentWorker } from './segments/worker.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { Session, SessionEvent } from './sessions/schemas.js';
 import { trackerRoutes } from './tracker/routes.js';
@@ -78,7 +80,9 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     Workspace,
     TrackerFeatures,
     CustomField,
+    FiltersSchema,
     Segment,
+    SegmentWithFilters,
     SessionEvent,
     Session,
     Organisation,
@@ -128,17 +132,26 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     return collector.metrics.registry.metrics();
   });
   await app.register(async (scope) => collectorRoutes(scope, deps, collector));
-  let worker: ReturnType<typeof startDeliveryWorker> | undefined;
+  const workers: { stop(): Promise<void> }[] = [];
   app.addHook('onReady', async () => {
-    worker = startDeliveryWorker({
-      db: deps.db,
-      config,
-      encryptionKey: deps.keys.encryption,
-      resolve: deps.resolve,
-      log: (message) => app.log.error(message),
-    });
+    workers.push(
+      startDeliveryWorker({
+        db: deps.db,
+        config,
+        encryptionKey: deps.keys.encryption,
+        resolve: deps.resolve,
+        log: (message) => app.log.error(message),
+      }),
+      startSegmentWorker({
+        db: deps.db,
+        relativeRefreshSeconds: config.segmentRefreshSeconds,
+        log: (message) => app.log.error(message),
+      }),
+    );
   });
-  app.addHook('onClose', async () => worker?.stop());
+  app.addHook('onClose', async () => {
+    await Promise.all(workers.map((worker) => worker.stop()));
+  });
   trackerRoutes(app, deps);
 
   await app.register(async (api) => {

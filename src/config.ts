@@ -14,6 +14,8 @@ export interface Config {
   defaultUsageLimit: number;
   sessionIdleSeconds: number;
   webhookRetrySeconds: number[];
+  /** How often segments with relative-date conditions are computed again. */
+  segmentRefreshSeconds: number;
   allowPrivateWebhooks: boolean;
   /** City `.mmdb` files (comma-separated in the setting); null means the bundled DB-IP Lite data. */
   geoipCityDb: string[] | null;
@@ -135,6 +137,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     defaultUsageLimit: integer(env, 'DEFAULT_USAGE_LIMIT', 10000, 0, 10_000_000),
     sessionIdleSeconds: integer(env, 'SESSION_IDLE_SECONDS', 1800, 1, 86_400),
     webhookRetrySeconds: retrySchedule(env),
+    segmentRefreshSeconds: integer(env, 'SEGMENT_REFRESH_SECONDS', 60, 1, 86_400),
     allowPrivateWebhooks: boolean(env, 'ALLOW_PRIVATE_WEBHOOKS', false),
     geoipCityDb:
       text(env, 'GEOIP_CITY_DB')

@@ -17,10 +17,11 @@ const EXPECTED_ROUTES = {
   '/v1/workspaces/{workspaceUuid}/custom-fields': ['get', 'post'],
   '/v1/workspaces/{workspaceUuid}/custom-fields/{key}': ['delete', 'get', 'patch'],
   '/v1/workspaces/{workspaceUuid}/tags': ['post'],
-  '/v1/workspaces/{workspaceUuid}/segments': ['get'],
+  '/v1/workspaces/{workspaceUuid}/segments': ['get', 'post'],
+  '/v1/workspaces/{workspaceUuid}/segments/{segmentUuid}': ['delete', 'get', 'patch'],
   '/v1/workspaces/{workspaceUuid}/sessions': ['get'],
   '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/sessions': ['get'],
-  '/v1/workspaces/{workspaceUuid}/organisations': ['get'],
+  '/v1/workspaces/{workspaceUuid}/organisations': ['get', 'post'],
   '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}': ['get'],
   '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/tags': ['delete', 'post'],
   '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/custom-fields/{key}': [

@@ -7,6 +7,8 @@ let owner: ReturnType<typeof client>;
 let stranger: ReturnType<typeof client>;
 let workspaceId: string;
 let organisationId: string;
+let segmentId: string;
+const FILTERS = { operator: 'AND', conditions: [{ field: 'tag', comparison: 'set' }] };
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -23,6 +25,12 @@ beforeAll(async () => {
     name: 'Tier',
     type: 'text',
   });
+  segmentId = (
+    await owner('POST', `/v1/workspaces/${workspaceId}/segments`, {
+      name: 'Tagged',
+      filters: FILTERS,
+    })
+  ).body.uuid;
 });
 afterAll(() => t.close());
 
@@ -38,6 +46,11 @@ const routes = (id: string): [string, string, unknown?][] => [
   ['DELETE', `/v1/workspaces/${id}/custom-fields/tier`],
   ['POST', `/v1/workspaces/${id}/tags`, { tag_name: 'stolen' }],
   ['GET', `/v1/workspaces/${id}/segments`],
+  ['POST', `/v1/workspaces/${id}/segments`, { name: 'Stolen', filters: FILTERS }],
+  ['GET', `/v1/workspaces/${id}/segments/${segmentId}`],
+  ['PATCH', `/v1/workspaces/${id}/segments/${segmentId}`, { name: 'Stolen' }],
+  ['DELETE', `/v1/workspaces/${id}/segments/${segmentId}`],
+  ['POST', `/v1/workspaces/${id}/organisations`, { filters: FILTERS }],
   ['GET', `/v1/workspaces/${id}/sessions?date_from=2026-01-01`],
   ['GET', `/v1/workspaces/${id}/organisations/${organisationId}/sessions`],
   ['GET', `/v1/workspaces/${id}/organisations`],
@@ -71,6 +84,8 @@ describe("another operator's workspace", () => {
     });
     const field = await owner('GET', `/v1/workspaces/${workspaceId}/custom-fields/tier`);
     expect(field.body.name).toBe('Tier');
+    const segments = await owner('GET', `/v1/workspaces/${workspaceId}/segments`);
+    expect(segments.body).toEqual([{ uuid: segmentId, name: 'Tagged' }]);
     const sessions = await owner(
       'GET',
       `/v1/workspaces/${workspaceId}/organisations/${organisationId}/sessions`,

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Api, AppDeps } from '../http/api.js';
 import { fieldError, notFound, unprocessable } from '../http/errors.js';
 import { errorResponses, Message, WorkspaceParams, Wrapped } from '../http/schemas.js';
+import { markSegmentsStale } from '../segments/membership.js';
 import { requireWorkspace } from '../workspaces/access.js';
 import { checkRulesAndOptions } from './rules.js';
 import { CreateCustomFieldBody, CustomField, KeyParams, UpdateCustomFieldBody } from './schemas.js';
@@ -125,6 +126,8 @@ export function customFieldRoutes(app: Api, deps: AppDeps): void {
       const field = await requireField(deps, workspace.id, request.params.key);
       if (field.is_system) throw fieldError('key', 'System fields cannot be deleted.');
       await deleteCustomField(deps.db, workspace.id, field.key);
+      // Segments naming the field lose its values: computed again by the segment worker.
+      await markSegmentsStale(deps.db, workspace.id);
       return { success: true, message: 'Custom field deleted.' };
     },
   );

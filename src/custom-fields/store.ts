@@ -91,3 +91,42 @@ export async function deleteCustomField(db: Kysely<Database>, workspaceId: strin
     .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
+
+/** Sets an organisation's value of a field (checked by the caller). */
+export async function setCustomValue(
+  db: Kysely<Database>,
+  workspaceId: string,
+  organisationId: string,
+  key: string,
+  value: unknown,
+): Promise<void> {
+  await db
+    .insertInto('custom_field_values')
+    .values({
+      workspace_id: workspaceId,
+      organisation_id: organisationId,
+      key,
+      value: JSON.stringify(value),
+    })
+    .onConflict((c) =>
+      c.columns(['workspace_id', 'organisation_id', 'key']).doUpdateSet({
+        value: JSON.stringify(value),
+      }),
+    )
+    .execute();
+}
+
+/** Clears an organisation's value of a field. */
+export async function clearCustomValue(
+  db: Kysely<Database>,
+  workspaceId: string,
+  organisationId: string,
+  key: string,
+): Promise<void> {
+  await db
+    .deleteFrom('custom_field_values')
+    .where('workspace_id', '=', workspaceId)
+    .where('organisation_id', '=', organisationId)
+    .where('key', '=', key)
+    .execute();
+}

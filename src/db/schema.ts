@@ -20,6 +20,7 @@ export interface Database {
   custom_field_values: CustomFieldValueTable;
   visitors: VisitorTable;
   webhook_deliveries: WebhookDeliveryTable;
+  segment_queue: SegmentQueueTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -100,6 +101,8 @@ export interface SegmentTable {
   name: string;
   filters: Json<unknown>;
   created_at: CreatedAt;
+  refreshed_at: Date | null;
+  relative_dates: Generated<boolean>;
 }
 
 export interface WebhookConfigTable {
@@ -143,6 +146,7 @@ export interface SessionTable {
   browser: string;
   device_type: string;
   ended_notified: Generated<boolean>;
+  pageviews: Generated<number>;
 }
 
 export interface EventTable {
@@ -233,4 +237,9 @@ export interface WebhookDeliveryTable {
   next_attempt_at: Generated<Date>;
   created_at: CreatedAt;
   delivered_at: Date | null;
+}
+
+export interface SegmentQueueTable {
+  workspace_id: string;
+  organisation_id: string;
 }

@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { getDomain } from 'tldts';
 import type { Database } from '../db/schema.js';
 import type { TrackedEvent } from '../ingest/body.js';
+import { queueForSegments } from '../segments/membership.js';
 import type { OrganisationHint } from './ip-ranges.js';
 import type { Resolver } from './resolver.js';
 
@@ -125,6 +126,14 @@ export async function recordIdentifications(
       SELECT workspace_id, visitor_id, organisation_id, email FROM input
       ON CONFLICT (workspace_id, id) DO UPDATE
         SET organisation_id = excluded.organisation_id, email = excluded.email, identified_at = now()
+    ), queued AS (
+      -- Both the organisations that gain the sessions and those that lose them changed.
+      ${queueForSegments(sql`
+        SELECT workspace_id, organisation_id FROM input
+        UNION
+        SELECT s.workspace_id, s.organisation_id FROM sessions s
+        JOIN input ON s.workspace_id = input.workspace_id AND s.visitor_id = input.visitor_id
+        WHERE s.organisation_id IS DISTINCT FROM input.organisation_id`)}
     )
     UPDATE sessions s SET organisation_id = input.organisation_id
     FROM input

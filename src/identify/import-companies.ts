@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { parse } from 'csv-parse';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { markSegmentsStale } from '../segments/membership.js';
 import { type CompanyRow, companyRow, upsertCompanies } from './companies.js';
 import type { ImportSummary } from './import-ip-ranges.js';
 
@@ -12,6 +13,7 @@ const BATCH = 2000;
 /**
  * `footfall import companies FILE` (.csv with a header line, or .jsonl): upserts the
  * directory by domain in batches. Reports bytes read as it goes; refused lines say why.
+ * Segments are then computed again by the servers' segment workers.
  */
 export async function importCompanies(
   db: Kysely<Database>,
@@ -40,6 +42,8 @@ export async function importCompanies(
     if (batch.length >= BATCH) await flush();
   }
   await flush();
+  // Profiles changed: segments on name, industry, size or country are computed again.
+  if (summary.taken > 0) await markSegmentsStale(db);
   return summary;
 }
 

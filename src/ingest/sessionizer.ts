@@ -23,6 +23,7 @@ export interface SessionState {
   location: Location;
   browser: string;
   deviceType: string;
+  pageviews: number;
 }
 
 export interface VisitEvent {
@@ -64,12 +65,14 @@ export function sessionize(
         location: visit.location,
         browser: visit.browser,
         deviceType: visit.deviceType,
+        pageviews: 0,
       };
     } else {
       if (at < current.startedAt.getTime()) current.startedAt = event.ts;
       if (at > current.endedAt.getTime()) current.endedAt = event.ts;
       current.organisationId ??= visit.organisationId;
     }
+    if (event.type === 'pageview') current.pageviews += 1;
     if (
       event.type === 'pageview' &&
       (current.referrerAt === null || at < current.referrerAt.getTime())

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, SessionTable } from '../db/schema.js';
 import { recordIdentifications } from '../identify/identity.js';
+import { queueForSegments } from '../segments/membership.js';
 import { type SessionState, sessionize, type VisitEvent } from './sessionizer.js';
 
 type Connection = Kysely<Database>;
@@ -110,6 +111,7 @@ async function lockVisitors(trx: Connection, visitors: string[]) {
         },
         browser: row.browser,
         deviceType: row.device_type,
+        pageviews: row.pageviews,
       },
     ]),
   );
@@ -130,7 +132,8 @@ async function writeSessionsAndEvents(
   const column = <T>(pick: (s: SessionState) => T) => sessions.map(pick);
   const upsertSessions = sql`
     INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
-      referrer, referrer_at, country, state, city, latitude, longitude, browser, device_type)
+      referrer, referrer_at, country, state, city, latitude, longitude, browser, device_type,
+      pageviews)
     SELECT * FROM unnest(
       ${column((s) => s.workspaceId)}::uuid[], ${column((s) => s.id)}::uuid[],
       ${column((s) => s.visitorId)}::uuid[], ${column((s) => s.organisationId)}::uuid[],
@@ -142,7 +145,8 @@ async function writeSessionsAndEvents(
       ${column((s) => s.location.city)}::text[],
       ${column((s) => s.location.latitude)}::float8[],
       ${column((s) => s.location.longitude)}::float8[],
-      ${column((s) => s.browser)}::text[], ${column((s) => s.deviceType)}::text[])
+      ${column((s) => s.browser)}::text[], ${column((s) => s.deviceType)}::text[],
+      ${column((s) => s.pageviews)}::int[])
     -- The visitor's lock is held and its latest session was read under it, so the state
     -- computed here is the whole truth about the session.
     ON CONFLICT (workspace_id, id) DO UPDATE SET
@@ -150,7 +154,8 @@ async function writeSessionsAndEvents(
       ended_at = excluded.ended_at,
       organisation_id = excluded.organisation_id,
       referrer = excluded.referrer,
-      referrer_at = excluded.referrer_at`;
+      referrer_at = excluded.referrer_at,
+      pageviews = excluded.pageviews`;
   const insertEvents = sql`
     INSERT INTO events (workspace_id, session_id, type, ts, url, data)
     SELECT * FROM unnest(
@@ -160,14 +165,18 @@ async function writeSessionsAndEvents(
       ${rows.map((r) => r.item.event.ts.toISOString())}::timestamptz[],
       ${rows.map((r) => r.item.event.url)}::text[],
       ${rows.map((r) => JSON.stringify(r.item.event.data))}::jsonb[])`;
+  const attributed = sessions.filter((session) => session.organisationId !== null);
+  // Their organisations' figures changed: their segments are evaluated again (segments/).
+  const queued = sql`queued AS (${queueForSegments(sql`
+    SELECT * FROM unnest(${attributed.map((s) => s.workspaceId)}::uuid[],
+      ${attributed.map((s) => s.organisationId)}::uuid[]) AS a(workspace_id, organisation_id)`)})`;
   if (!known) {
-    await sql`WITH upserted AS (${upsertSessions}) ${insertEvents}`.execute(trx);
+    await sql`WITH upserted AS (${upsertSessions}), ${queued} ${insertEvents}`.execute(trx);
     return;
   }
-  const attributed = sessions.filter((session) => session.organisationId !== null);
   const fresh = attributed.filter((session) => !known.has(session.id));
   await sql`
-    WITH upserted AS (${upsertSessions}),
+    WITH upserted AS (${upsertSessions}), ${queued},
     inserted AS (${insertEvents} RETURNING workspace_id, session_id, id, type),
     attributed AS (
       SELECT * FROM unnest(${attributed.map((s) => s.workspaceId)}::uuid[],

@@ -1,6 +1,8 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { likeContaining } from '../db/like.js';
 import type { Database } from '../db/schema.js';
+import { matchingOrganisations } from '../segments/compile.js';
+import type { Group } from '../segments/filters.js';
 import type { DateRange } from '../sessions/dates.js';
 
 export interface OrganisationFilters {
@@ -8,6 +10,8 @@ export interface OrganisationFilters {
   name?: string;
   range: DateRange | null;
   segmentId?: string;
+  /** Segment filters run ad hoc (checked by the caller). */
+  filters?: Group;
 }
 
 /** A page of organisation ids, most recently active first, and how many match. */
@@ -30,6 +34,9 @@ export async function findOrganisationPage(
   if (f.segmentId) {
     parts.push(sql`EXISTS (SELECT 1 FROM segment_members m WHERE m.workspace_id = o.workspace_id
       AND m.segment_id = ${f.segmentId} AND m.organisation_id = o.id)`);
+  }
+  if (f.filters) {
+    parts.push(sql`o.id IN (${matchingOrganisations(f.filters, { workspaceId: f.workspaceId })})`);
   }
   const { rows } = await sql<{ id: string | null; total: number }>`
     WITH matching AS (

@@ -30,7 +30,7 @@ export async function loadOrganisations(
   ids: string[],
 ): Promise<Organisation[]> {
   if (ids.length === 0) return [];
-  const [rows, stats, pageviews, tags, segments, values] = await Promise.all([
+  const [rows, stats, tags, segments, values] = await Promise.all([
     db
       .selectFrom('organisations as o')
       .leftJoin('companies as c', 'c.domain', 'o.domain')
@@ -59,9 +59,11 @@ export async function loadOrganisations(
       first_seen: Date;
       last_seen: Date;
       seconds: number;
+      views: number;
       locations: string[] | null;
     }>`
       SELECT organisation_id, count(DISTINCT visitor_id)::int AS visitors,
+        coalesce(sum(pageviews), 0)::int AS views,
         min(started_at) AS first_seen, max(ended_at) AS last_seen,
         coalesce(sum(extract(epoch FROM ended_at - started_at)), 0)::float8 AS seconds,
         array_agg(DISTINCT city || '|' || country ORDER BY city || '|' || country)
@@ -69,12 +71,6 @@ export async function loadOrganisations(
       FROM sessions
       WHERE workspace_id = ${workspaceId} AND organisation_id = ANY(${ids}::uuid[])
       GROUP BY organisation_id`.execute(db),
-    sql<{ organisation_id: string; views: number }>`
-      SELECT s.organisation_id, count(*)::int AS views
-      FROM sessions s JOIN events e ON e.workspace_id = s.workspace_id AND e.session_id = s.id
-      WHERE s.workspace_id = ${workspaceId} AND s.organisation_id = ANY(${ids}::uuid[])
-        AND e.type = 'pageview'
-      GROUP BY s.organisation_id`.execute(db),
     db
       .selectFrom('organisation_tags')
       .select(['organisation_id', 'name'])
@@ -101,7 +97,6 @@ export async function loadOrganisations(
       .execute(),
   ]);
   const statsOf = new Map(stats.rows.map((row) => [row.organisation_id, row]));
-  const viewsOf = new Map(pageviews.rows.map((row) => [row.organisation_id, row.views]));
   const group = <T extends { organisation_id: string }>(list: T[]) => {
     const map = new Map<string, T[]>();
     for (const item of list)
@@ -149,7 +144,7 @@ export async function loadOrganisations(
         industry: row.industry ?? '',
         phone: row.phone ?? '',
         email: row.email ?? '',
-        total_pageviews: viewsOf.get(id) ?? 0,
+        total_pageviews: stat?.views ?? 0,
         total_time_on_site: hms(stat?.seconds ?? 0),
         visitor_locations: (stat?.locations ?? []).map((label) => {
           const [city, country] = label.split('|') as [string, string];

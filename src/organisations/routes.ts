@@ -1,12 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { isUuid } from '../auth/tokens.js';
-import { findCustomField } from '../custom-fields/store.js';
+import {
+  clearCustomValue,
+  findCustomField,
+  listCustomFields,
+  setCustomValue,
+} from '../custom-fields/store.js';
 import { checkValue, isRequired } from '../custom-fields/values.js';
 import type { Api, AppDeps } from '../http/api.js';
-import { fieldError, notFound } from '../http/errors.js';
+import { fieldError, notFound, unprocessable } from '../http/errors.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, Message, WorkspaceParams, Wrapped } from '../http/schemas.js';
+import { checkFilters, FiltersInput } from '../segments/filters.js';
+import { refreshOrganisations } from '../segments/membership.js';
 import { dateRange } from '../sessions/dates.js';
 import { organisationExists, segmentExists } from '../sessions/query.js';
 import { requireWorkspace } from '../workspaces/access.js';
@@ -74,6 +81,43 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
       const { ids, total } = await findOrganisationPage(
         deps.db,
         { workspaceId: workspace.id, name: query.name, range, segmentId: query.segmentUuid },
+        { offset: (query.page - 1) * query.size, limit: query.size },
+      );
+      const data = await loadOrganisations(deps.db, workspace.id, ids);
+      return paginate(request, deps.config.publicUrl, query, total, data);
+    },
+  );
+
+  app.post(
+    '/v1/workspaces/:workspaceUuid/organisations',
+    {
+      schema: {
+        tags,
+        summary: 'Search organisations with segment filters, ad hoc (a page, as the list answers)',
+        description:
+          'Takes `page` and `size` in the query string. The page links point at this URL: ' +
+          'POST the same body to them for the other pages.',
+        params: WorkspaceParams,
+        querystring: PageQuery,
+        body: Type.Object({ filters: FiltersInput }),
+        response: {
+          200: PageSchema(OrganisationRef),
+          ...errorResponses(400, 401, 404, 415, 422, 429),
+        },
+      },
+    },
+    async (request) => {
+      const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
+      const query = request.query;
+      checkPageWindow(query);
+      const checked = checkFilters(
+        request.body.filters,
+        await listCustomFields(deps.db, workspace.id),
+      );
+      if ('errors' in checked) throw unprocessable(checked.errors);
+      const { ids, total } = await findOrganisationPage(
+        deps.db,
+        { workspaceId: workspace.id, range: null, filters: checked.filters },
         { offset: (query.page - 1) * query.size, limit: query.size },
       );
       const data = await loadOrganisations(deps.db, workspace.id, ids);
@@ -159,20 +203,10 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
       if (!field) throw notFound('Custom field not found.');
       const checked = checkValue(field, request.body.value);
       if ('problem' in checked) throw fieldError('value', checked.problem);
-      await deps.db
-        .insertInto('custom_field_values')
-        .values({
-          workspace_id: workspaceId,
-          organisation_id: organisationId,
-          key: field.key,
-          value: JSON.stringify(checked.value),
-        })
-        .onConflict((c) =>
-          c.columns(['workspace_id', 'organisation_id', 'key']).doUpdateSet({
-            value: JSON.stringify(checked.value),
-          }),
-        )
-        .execute();
+      await deps.db.transaction().execute(async (trx) => {
+        await setCustomValue(trx, workspaceId, organisationId, field.key, checked.value);
+        await refreshOrganisations(trx, workspaceId, [organisationId]);
+      });
       const [organisation] = await loadOrganisations(deps.db, workspaceId, [organisationId]);
       return { success: true, data: organisation as NonNullable<typeof organisation> };
     },
@@ -194,12 +228,10 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
       if (!field) throw notFound('Custom field not found.');
       if (isRequired(field))
         throw fieldError('value', 'The value is required and cannot be cleared.');
-      await deps.db
-        .deleteFrom('custom_field_values')
-        .where('workspace_id', '=', workspaceId)
-        .where('organisation_id', '=', organisationId)
-        .where('key', '=', field.key)
-        .execute();
+      await deps.db.transaction().execute(async (trx) => {
+        await clearCustomValue(trx, workspaceId, organisationId, field.key);
+        await refreshOrganisations(trx, workspaceId, [organisationId]);
+      });
       const [organisation] = await loadOrganisations(deps.db, workspaceId, [organisationId]);
       return { success: true, data: organisation as NonNullable<typeof organisation> };
     },

@@ -1,9 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { refreshOrganisations } from '../segments/membership.js';
 
 /**
  * Attaches a tag, adding it to the workspace's available tags; a name matching an existing
- * tag in another case takes that tag's spelling.
+ * tag in another case takes that tag's spelling. Segment membership follows in the same
+ * transaction.
  */
 export async function attachTag(
   db: Kysely<Database>,
@@ -19,21 +21,26 @@ export async function attachTag(
       SELECT ${workspaceId}, ${organisationId}, t.name FROM workspace_tags t
       WHERE t.workspace_id = ${workspaceId} AND lower(t.name) = lower(${name})
       ON CONFLICT DO NOTHING`.execute(trx);
+    await refreshOrganisations(trx, workspaceId, [organisationId]);
   });
 }
 
-/** Detaches a tag (any case); false when the organisation did not carry it. */
+/** Detaches a tag (any case), segment membership following; false when it was not carried. */
 export async function detachTag(
   db: Kysely<Database>,
   workspaceId: string,
   organisationId: string,
   name: string,
 ): Promise<boolean> {
-  const result = await db
-    .deleteFrom('organisation_tags')
-    .where('workspace_id', '=', workspaceId)
-    .where('organisation_id', '=', organisationId)
-    .where(sql<boolean>`lower(name) = lower(${name})`)
-    .executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .deleteFrom('organisation_tags')
+      .where('workspace_id', '=', workspaceId)
+      .where('organisation_id', '=', organisationId)
+      .where(sql<boolean>`lower(name) = lower(${name})`)
+      .executeTakeFirst();
+    if (result.numDeletedRows === 0n) return false;
+    await refreshOrganisations(trx, workspaceId, [organisationId]);
+    return true;
+  });
 }

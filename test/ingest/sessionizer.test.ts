@@ -52,6 +52,7 @@ describe('sessionize', () => {
       location: UNKNOWN_LOCATION,
       browser: 'Firefox',
       deviceType: 'desktop',
+      pageviews: 3,
     };
     const { sessions, sessionIds } = sessionize(
       latest,
@@ -65,6 +66,7 @@ describe('sessionize', () => {
       referrer: 'https://first.example/',
       organisationId: 'org',
       endedAt: new Date(T0 + 20 * 60_000),
+      pageviews: 4,
     });
   });
 

@@ -1,0 +1,241 @@
+import { type RawBuilder, sql } from 'kysely';
+import { likeContaining, likeEnding, likeStarting } from '../db/like.js';
+import type { Comparison, Condition, FieldSpec, Group, Scalar } from './filters.js';
+
+/**
+ * Compiles a checked filter (filters.ts) into one SQL query over the workspace's
+ * organisations. Every value the client gave travels as a bind parameter; the SQL text is
+ * made only of this file's own fragments, chosen by field and comparison.
+ *
+ * Semantics (docs/segments.md): text compares without regard to case; a negative
+ * comparison (not_equal, not_contains, not_in, not_set) is exactly "not the positive one",
+ * so an organisation without a value matches `industry not_equal Retail`; a field with
+ * several values per organisation (tag, url, referrer, multi-select) matches when any of
+ * them does, and its negative when none does.
+ */
+
+/** Which organisations to look at: a workspace's, or only some of them. */
+export interface Scope {
+  workspaceId: string;
+  organisationIds?: string[];
+}
+
+const NEGATIVE: Partial<Record<Comparison, Comparison>> = {
+  not_equal: 'equal',
+  not_contains: 'contains',
+  not_in: 'in',
+  not_set: 'set',
+};
+
+type Sql = RawBuilder<unknown>;
+
+/** `SELECT o.id FROM organisations o … WHERE <filters>`: the matching organisations' ids. */
+export function matchingOrganisations(filters: Group, scope: Scope): RawBuilder<{ id: string }> {
+  const query = new Compiler(scope);
+  const where = query.group(filters);
+  const only = (column: string) =>
+    scope.organisationIds
+      ? sql`AND ${sql.ref(column)} = ANY(${scope.organisationIds}::uuid[])`
+      : sql``;
+  const stats = query.usesStats
+    ? sql`LEFT JOIN (
+        SELECT organisation_id, count(*) AS sessions, sum(pageviews) AS pageviews,
+          min(started_at) AS first_seen, max(ended_at) AS last_seen,
+          sum(extract(epoch FROM ended_at - started_at)) AS seconds
+        FROM sessions
+        WHERE workspace_id = ${scope.workspaceId} AND organisation_id IS NOT NULL
+          ${only('organisation_id')}
+        GROUP BY organisation_id
+      ) st ON st.organisation_id = o.id`
+    : sql``;
+  const customs = [...query.customAliases].map(
+    ([key, alias]) => sql`LEFT JOIN custom_field_values ${sql.id(alias)}
+      ON ${sql.ref(`${alias}.workspace_id`)} = o.workspace_id
+      AND ${sql.ref(`${alias}.organisation_id`)} = o.id AND ${sql.ref(`${alias}.key`)} = ${key}`,
+  );
+  return sql<{ id: string }>`
+    SELECT o.id FROM organisations o
+    LEFT JOIN companies c ON c.domain = o.domain
+    ${stats}
+    ${sql.join(customs, sql` `)}
+    WHERE o.workspace_id = ${scope.workspaceId} ${only('o.id')} AND ${where}`;
+}
+
+class Compiler {
+  usesStats = false;
+  readonly customAliases = new Map<string, string>();
+
+  constructor(private readonly scope: Scope) {}
+
+  group(group: Group): Sql {
+    const parts = group.conditions.map((item) =>
+      item.type === 'group' ? this.group(item) : this.condition(item),
+    );
+    return sql`(${sql.join(parts, group.operator === 'AND' ? sql` AND ` : sql` OR `)})`;
+  }
+
+  condition(condition: Condition): Sql {
+    const positive = NEGATIVE[condition.comparison] ?? condition.comparison;
+    const negate = positive !== condition.comparison;
+    const { field } = condition;
+    // No organisation has a value of a deleted field: only the negative comparisons hold.
+    if (field.missing) return negate ? sql`true` : sql`false`;
+    if (field.many) {
+      const members = this.organisationsWithValue(field, (value) =>
+        predicate(field, positive, condition, value),
+      );
+      return negate ? sql`o.id NOT IN (${members})` : sql`o.id IN (${members})`;
+    }
+    const test = sql`coalesce(${predicate(field, positive, condition, this.value(field))}, false)`;
+    return negate ? sql`NOT ${test}` : test;
+  }
+
+  /** The one value of a single-valued field, as an SQL expression (NULL when it has none). */
+  private value(field: FieldSpec): Sql {
+    if (field.customKey !== undefined) {
+      let alias = this.customAliases.get(field.customKey);
+      if (!alias) {
+        alias = `cf${this.customAliases.size}`;
+        this.customAliases.set(field.customKey, alias);
+      }
+      const text = sql`(${sql.ref(`${alias}.value`)} #>> '{}')`;
+      switch (field.kind) {
+        case 'number':
+          return sql`${text}::numeric`;
+        case 'date':
+          return sql`(${text}::date::timestamp AT TIME ZONE 'UTC')`;
+        case 'boolean':
+          return sql`${text}::boolean`;
+        default:
+          return text;
+      }
+    }
+    const stat = (expression: Sql) => {
+      this.usesStats = true;
+      return expression;
+    };
+    switch (field.name) {
+      case 'name':
+        return sql`coalesce(nullif(c.name, ''), nullif(o.name, ''), o.domain)`;
+      case 'domain':
+        return sql`o.domain`;
+      case 'industry':
+        return sql`coalesce(c.industry, '')`;
+      case 'size':
+        return sql`coalesce(c.size, '')`;
+      case 'country':
+        return sql`coalesce(c.address ->> 'country', '')`;
+      case 'first_seen':
+        return stat(sql`coalesce(st.first_seen, o.created_at)`);
+      case 'last_seen':
+        return stat(sql`coalesce(st.last_seen, o.created_at)`);
+      case 'sessions':
+        return stat(sql`coalesce(st.sessions, 0)`);
+      case 'pageviews':
+        return stat(sql`coalesce(st.pageviews, 0)`);
+      case 'time_on_site':
+        return stat(sql`coalesce(st.seconds, 0)`);
+      default:
+        throw new Error(`No single value for the field ${field.name}`);
+    }
+  }
+
+  /** The ids of the organisations having a value of a several-valued field that passes `test`. */
+  private organisationsWithValue(field: FieldSpec, test: (value: Sql) => Sql): Sql {
+    const { workspaceId, organisationIds } = this.scope;
+    const only = (column: string) =>
+      organisationIds ? sql`AND ${sql.ref(column)} = ANY(${organisationIds}::uuid[])` : sql``;
+    if (field.customKey !== undefined) {
+      return sql`SELECT v.organisation_id FROM custom_field_values v
+        CROSS JOIN LATERAL jsonb_array_elements_text(v.value) AS x(item)
+        WHERE v.workspace_id = ${workspaceId} AND v.key = ${field.customKey}
+          ${only('v.organisation_id')} AND ${test(sql`x.item`)}`;
+    }
+    switch (field.name) {
+      case 'tag':
+        return sql`SELECT t.organisation_id FROM organisation_tags t
+          WHERE t.workspace_id = ${workspaceId} ${only('t.organisation_id')}
+            AND ${test(sql`t.name`)}`;
+      case 'referrer':
+        return sql`SELECT s.organisation_id FROM sessions s
+          WHERE s.workspace_id = ${workspaceId} AND s.organisation_id IS NOT NULL
+            ${only('s.organisation_id')} AND ${test(sql`s.referrer`)}`;
+      case 'url':
+        if (organisationIds) {
+          // A few organisations: look into their sessions' events by index, session by
+          // session (LIMIT keeps the planner from turning this into a scan of all events).
+          return sql`SELECT s.organisation_id FROM sessions s
+            CROSS JOIN LATERAL (SELECT 1 FROM events e
+              WHERE e.workspace_id = s.workspace_id AND e.session_id = s.id
+                AND ${test(sql`e.url`)} LIMIT 1) hit
+            WHERE s.workspace_id = ${workspaceId} ${only('s.organisation_id')}`;
+        }
+        return sql`SELECT s.organisation_id FROM sessions s
+          JOIN events e ON e.workspace_id = s.workspace_id AND e.session_id = s.id
+          WHERE s.workspace_id = ${workspaceId} AND s.organisation_id IS NOT NULL
+            AND ${test(sql`e.url`)}`;
+      default:
+        throw new Error(`No values for the field ${field.name}`);
+    }
+  }
+}
+
+/** The positive comparison on one value (NULL when the value is). */
+function predicate(field: FieldSpec, comparison: Comparison, condition: Condition, x: Sql): Sql {
+  const value = condition.value as Scalar;
+  const list = condition.value as Scalar[];
+  if (comparison === 'set') return field.kind === 'text' ? sql`${x} <> ''` : sql`${x} IS NOT NULL`;
+  switch (field.kind) {
+    case 'text':
+      switch (comparison) {
+        case 'equal':
+          return sql`lower(${x}) = lower(${value})`;
+        case 'in':
+          return sql`lower(${x}) IN (SELECT lower(v) FROM unnest(${list}::text[]) v)`;
+        case 'contains':
+          return sql`${x} ILIKE ${likeContaining(String(value))}`;
+        case 'starts_with':
+          return sql`${x} ILIKE ${likeStarting(String(value))}`;
+        case 'ends_with':
+          return sql`${x} ILIKE ${likeEnding(String(value))}`;
+      }
+      break;
+    case 'number':
+      switch (comparison) {
+        case 'equal':
+          return sql`${x} = ${value}::numeric`;
+        case 'in':
+          return sql`${x} = ANY(${list}::numeric[])`;
+        case 'greater_than':
+          return sql`${x} > ${value}::numeric`;
+        case 'less_than':
+          return sql`${x} < ${value}::numeric`;
+      }
+      break;
+    case 'date': {
+      // Days are UTC days: `equal` is "on that day", greater_than "after it", less_than "before it".
+      const start = (day: Scalar) => `${day}T00:00:00.000Z`;
+      const end = (day: Scalar) =>
+        new Date(new Date(start(day)).getTime() + 86_400_000).toISOString();
+      const ago = sql`now() - ${`${value} ${condition.unit}`}::interval`;
+      switch (comparison) {
+        case 'equal':
+          return sql`(${x} >= ${start(value)}::timestamptz AND ${x} < ${end(value)}::timestamptz)`;
+        case 'greater_than':
+          return sql`${x} >= ${end(value)}::timestamptz`;
+        case 'less_than':
+          return sql`${x} < ${start(value)}::timestamptz`;
+        case 'less_than_x_units_ago':
+          return sql`${x} > ${ago}`;
+        case 'more_than_x_units_ago':
+          return sql`${x} < ${ago}`;
+      }
+      break;
+    }
+    case 'boolean':
+      if (comparison === 'is_true') return sql`${x} IS TRUE`;
+      if (comparison === 'is_false') return sql`${x} IS FALSE`;
+      break;
+  }
+  throw new Error(`The ${field.kind} field ${field.name} has no comparison ${comparison}`);
+}

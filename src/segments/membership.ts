@@ -1,0 +1,121 @@
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { listCustomFields } from '../custom-fields/store.js';
+import type { Database } from '../db/schema.js';
+import { matchingOrganisations } from './compile.js';
+import { checkFilters, type Group } from './filters.js';
+
+/**
+ * Segment membership (segment_members), kept current:
+ * - in full when a segment is saved, and again by the segment worker when time moves a
+ *   relative-date boundary or when a change outside the workspace asks for it (stale);
+ * - for single organisations in the transaction of an API change to them (tags, custom
+ *   field values), and by the worker for organisations the collector queued.
+ * An organisation that newly matches gets a `segment.entered` delivery, written in the
+ * same statement as its membership, except when a segment is saved: its first members
+ * did not enter, they were found.
+ */
+
+// Advisory lock class of segment refreshes (two-key form, apart from the visitor locks).
+const LOCK_CLASS = 7_301;
+
+export interface SavedSegment {
+  workspaceId: string;
+  id: string;
+  filters: Group;
+}
+
+/** The workspace's segments with their filters checked against its current custom fields. */
+export async function workspaceSegments(
+  db: Kysely<Database>,
+  workspaceId: string,
+): Promise<SavedSegment[]> {
+  const [rows, customFields] = await Promise.all([
+    db
+      .selectFrom('segments')
+      .select(['id', 'filters'])
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('id')
+      .execute(),
+    listCustomFields(db, workspaceId),
+  ]);
+  return rows.flatMap((row) => {
+    const checked = checkFilters(row.filters, customFields, { stored: true });
+    return 'filters' in checked ? [{ workspaceId, id: row.id, filters: checked.filters }] : [];
+  });
+}
+
+/**
+ * Computes the segment's membership (of all organisations, or of only these) and writes
+ * the difference, in one statement under the segment's lock. Run inside a transaction.
+ */
+export async function refreshSegment(
+  trx: Kysely<Database>,
+  segment: SavedSegment,
+  options: { organisationIds?: string[]; notify: boolean },
+): Promise<{ entered: number; left: number }> {
+  const { workspaceId, id } = segment;
+  const ids = options.organisationIds;
+  await sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS}, hashtext(${id}))`.execute(trx);
+  const matching = matchingOrganisations(segment.filters, { workspaceId, organisationIds: ids });
+  const { rows } = await sql<{ entered: number; left: number }>`
+    WITH matching AS (${matching}),
+    gone AS (
+      DELETE FROM segment_members m
+      WHERE m.workspace_id = ${workspaceId} AND m.segment_id = ${id}
+        ${ids ? sql`AND m.organisation_id = ANY(${ids}::uuid[])` : sql``}
+        AND m.organisation_id NOT IN (SELECT id FROM matching)
+      RETURNING 1
+    ), entered AS (
+      INSERT INTO segment_members (workspace_id, segment_id, organisation_id)
+      SELECT ${workspaceId}, ${id}, matching.id FROM matching
+      ON CONFLICT DO NOTHING
+      RETURNING organisation_id
+    ), notified AS (
+      INSERT INTO webhook_deliveries (id, operator_id, workspace_id, event, organisation_id, segment_id)
+      SELECT gen_random_uuid(), w.operator_id, w.id, 'segment.entered', entered.organisation_id, ${id}
+      FROM entered
+      JOIN workspaces w ON w.id = ${workspaceId}
+      JOIN webhook_configs c ON c.operator_id = w.operator_id AND c.url IS NOT NULL
+      WHERE ${options.notify}::boolean
+    )
+    SELECT (SELECT count(*) FROM entered)::int AS entered, (SELECT count(*) FROM gone)::int AS left`.execute(
+    trx,
+  );
+  return rows[0] ?? { entered: 0, left: 0 };
+}
+
+/**
+ * Brings these organisations' membership of every segment of the workspace up to date
+ * (segments in id order, so concurrent refreshes take their locks in one order). Run
+ * inside the transaction of the change, so the change and its consequences commit together.
+ */
+export async function refreshOrganisations(
+  trx: Kysely<Database>,
+  workspaceId: string,
+  organisationIds: string[],
+): Promise<void> {
+  if (organisationIds.length === 0) return;
+  for (const segment of await workspaceSegments(trx, workspaceId)) {
+    await refreshSegment(trx, segment, { organisationIds, notify: true });
+  }
+}
+
+/**
+ * An INSERT for a caller's statement (as a CTE) queueing organisations, given by a query
+ * of (workspace_id, organisation_id), for the segment worker; workspaces without segments
+ * are left out.
+ */
+export function queueForSegments(organisations: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`
+    INSERT INTO segment_queue (workspace_id, organisation_id)
+    SELECT DISTINCT q.workspace_id, q.organisation_id FROM (${organisations}) q
+    WHERE q.organisation_id IS NOT NULL
+      AND EXISTS (SELECT 1 FROM segments g WHERE g.workspace_id = q.workspace_id)`;
+}
+
+/** Asks the worker to compute these segments again in full (all when no workspace is named). */
+export async function markSegmentsStale(db: Kysely<Database>, workspaceId?: string): Promise<void> {
+  let update = db.updateTable('segments').set({ refreshed_at: null });
+  if (workspaceId) update = update.where('workspace_id', '=', workspaceId);
+  await update.execute();
+}
