@@ -5,6 +5,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
+import { contactRoutes } from './contacts/routes.js';
+import { Contact } from './contacts/schemas.js';
 import { customFieldRoutes } from './custom-fields/routes.js';
 import { CustomField } from './custom-fields/schemas.js';
 import type { Api, AppDeps } from './http/api.js';
@@ -82,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     SessionEvent,
     Session,
     Organisation,
+    Contact,
   ]) {
     app.addSchema(schema);
   }
@@ -159,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     segmentRoutes(api, deps);
     sessionRoutes(api, deps);
     organisationRoutes(api, deps);
+    contactRoutes(api, deps);
     webhookRoutes(api, deps);
   });
 

@@ -87,6 +87,7 @@ describe('bearer tokens', () => {
       ['GET', `/v1/workspaces/${id}/segments`],
       ['GET', `/v1/workspaces/${id}/sessions?date=2026-01-01`],
       ['GET', `/v1/workspaces/${id}/organisations/${id}/sessions`],
+      ['GET', `/v1/workspaces/${id}/contacts`],
       ['GET', '/radar/operator/v1/webhooks'],
       ['PATCH', '/radar/operator/v1/webhooks'],
     ];

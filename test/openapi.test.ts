@@ -27,6 +27,7 @@ const EXPECTED_ROUTES = {
     'delete',
     'put',
   ],
+  '/v1/workspaces/{workspaceUuid}/contacts': ['get'],
   '/radar/operator/v1/webhooks': ['get', 'patch'],
   '/radar/operator/v1/webhooks/deliveries': ['get'],
 };

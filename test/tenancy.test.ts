@@ -50,6 +50,8 @@ const routes = (id: string): [string, string, unknown?][] => [
     { value: 'x' },
   ],
   ['DELETE', `/v1/workspaces/${id}/organisations/${organisationId}/custom-fields/tier`],
+  ['GET', `/v1/workspaces/${id}/contacts`],
+  ['GET', `/v1/workspaces/${id}/contacts?organisation_uuid=${organisationId}`],
   ['POST', `/v1/workspaces/${id}/unlink`],
 ];
 

@@ -3,6 +3,7 @@ import * as foundation from './migrations/0001_foundation.js';
 import * as tracking from './migrations/0002_tracking.js';
 import * as organisations from './migrations/0003_organisations.js';
 import * as webhooks from './migrations/0004_webhooks.js';
+import * as privacy from './migrations/0006_privacy.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '0002_tracking': tracking,
   '0003_organisations': organisations,
   '0004_webhooks': webhooks,
+  '0006_privacy': privacy,
 };
 
 /** Applies pending migrations (Kysely takes a lock, so concurrent starts are safe). */

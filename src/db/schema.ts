@@ -20,6 +20,9 @@ export interface Database {
   custom_field_values: CustomFieldValueTable;
   visitors: VisitorTable;
   webhook_deliveries: WebhookDeliveryTable;
+  contacts: ContactTable;
+  contact_visitors: ContactVisitorTable;
+  scheduled_jobs: ScheduledJobTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -50,6 +53,7 @@ export interface WorkspaceTable {
   form_tracking: Generated<boolean>;
   click_tracking: Generated<boolean>;
   download_tracking: Generated<boolean>;
+  honor_gpc: Generated<boolean>;
   created_at: CreatedAt;
 }
 
@@ -233,4 +237,24 @@ export interface WebhookDeliveryTable {
   next_attempt_at: Generated<Date>;
   created_at: CreatedAt;
   delivered_at: Date | null;
+}
+
+export interface ContactTable {
+  workspace_id: string;
+  id: string;
+  email: string;
+  organisation_id: string | null;
+  traits: Json<Record<string, unknown>>;
+  created_at: CreatedAt;
+}
+
+export interface ContactVisitorTable {
+  workspace_id: string;
+  contact_id: string;
+  visitor_id: string;
+}
+
+export interface ScheduledJobTable {
+  name: string;
+  last_run_at: Date;
 }

@@ -35,20 +35,35 @@ export function businessDomain(email: string): string | null {
 const EMAIL_FIELD = /e-?mail/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** An email address a request gives, with the traits an `identify()` call sent along. */
+export interface EmailSighting {
+  email: string;
+  traits: Record<string, unknown>;
+}
+
 /** Email addresses a request gives: `identify()` calls and email fields of submitted forms. */
-export function emailsOf(events: TrackedEvent[]): string[] {
-  const emails: string[] = [];
+export function emailSightings(events: TrackedEvent[]): EmailSighting[] {
+  const found: EmailSighting[] = [];
   for (const event of events) {
-    if (event.type === 'identify') emails.push(String(event.data.email ?? ''));
+    if (event.type === 'identify') {
+      found.push({
+        email: String(event.data.email ?? ''),
+        traits: (event.data.traits as Record<string, unknown>) ?? {},
+      });
+    }
     if (event.type === 'form_submit') {
       for (const field of (event.data.fields as { name: string; value: string }[]) ?? []) {
-        if (EMAIL_FIELD.test(field.name) && EMAIL.test(field.value.trim()))
-          emails.push(field.value.trim());
+        if (EMAIL_FIELD.test(field.name)) found.push({ email: field.value, traits: {} });
       }
     }
   }
-  return emails.filter((email) => EMAIL.test(email));
+  return found
+    .map((sighting) => ({ ...sighting, email: sighting.email.trim().toLowerCase() }))
+    .filter((sighting) => EMAIL.test(sighting.email));
 }
+
+export const emailsOf = (events: TrackedEvent[]): string[] =>
+  emailSightings(events).map((sighting) => sighting.email);
 
 export interface Identification extends OrganisationHint {
   email: string;

@@ -4,7 +4,7 @@ import { cachedLookup } from '../db/cached-lookup.js';
 import { GroupCommit } from '../db/group-commit.js';
 import type { Database } from '../db/schema.js';
 import { defaultCityDatabases, GeoLocator, UNKNOWN_LOCATION } from '../identify/geo.js';
-import { Identities, identityResolver } from '../identify/identity.js';
+import { emailSightings, Identities, identityResolver } from '../identify/identity.js';
 import { IpRangeFiles, rangeFilesDir } from '../identify/ip-range-files.js';
 import { IpRanges } from '../identify/ip-ranges.js';
 import { defaultAsnDatabases, networkOwnerResolver } from '../identify/network-owner.js';
@@ -58,25 +58,33 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
             : [],
         ),
       );
+      const organisationOf = ({ script, organisation }: IngestContext) =>
+        organisation
+          ? (organisations.get(organisationKey(script.workspaceId, organisation.domain)) ?? null)
+          : null;
       const items: VisitEvent[] = accepted.flatMap(({ context, visitorId }) => {
-        const { script, agent, location, organisation } = context;
+        const { script, agent, location } = context;
         const visit = {
           workspaceId: script.workspaceId,
           visitorId,
           browser: agent?.browser ?? '',
           deviceType: agent?.deviceType ?? '',
           location: location ?? UNKNOWN_LOCATION,
-          organisationId: organisation
-            ? (organisations.get(organisationKey(script.workspaceId, organisation.domain)) ?? null)
-            : null,
+          organisationId: organisationOf(context),
         };
         return context.events.map((event) => ({ visit, event }));
       });
+      const contacts = accepted.flatMap(({ context, visitorId }) =>
+        emailSightings(context.events).map((sighting) => ({
+          ...sighting,
+          workspaceId: context.script.workspaceId,
+          visitorId,
+          organisationId: organisationOf(context),
+        })),
+      );
       const identified = accepted.flatMap(({ context, visitorId }) => {
         const { script, organisation } = context;
-        const organisationId = organisation?.email
-          ? organisations.get(organisationKey(script.workspaceId, organisation.domain))
-          : undefined;
+        const organisationId = organisation?.email ? organisationOf(context) : null;
         return organisation?.email && organisationId
           ? [
               {
@@ -92,7 +100,7 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
       const delivering = await Promise.all(
         [...new Set(accepted.map(({ context }) => context.script.workspaceId))].map(deliveryOn),
       );
-      await storeEvents(db, items, idleMs, identified, delivering.some(Boolean));
+      await storeEvents(db, items, idleMs, { identified, contacts }, delivering.some(Boolean));
       for (const { workspaceId, visitorId, organisation } of identified) {
         identities.remember(workspaceId, visitorId, organisation);
       }
