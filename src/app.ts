@@ -22,11 +22,12 @@ import { Organisation } from './organisations/schemas.js';
 import { Segment, segmentRoutes } from './segments/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { Session, SessionEvent } from './sessions/schemas.js';
+import { spotterRoutes } from './spotter/routes.js';
 import { trackerRoutes } from './tracker/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { startDeliveryWorker } from './webhooks/worker.js';
 import { workspaceRoutes } from './workspaces/routes.js';
-import { TrackerFeatures, Workspace } from './workspaces/schemas.js';
+import { PrivacySettings, TrackerFeatures, Workspace } from './workspaces/schemas.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -79,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     ErrorBody,
     Workspace,
     TrackerFeatures,
+    PrivacySettings,
     CustomField,
     Segment,
     SessionEvent,
@@ -131,6 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     return collector.metrics.registry.metrics();
   });
   await app.register(async (scope) => collectorRoutes(scope, deps, collector));
+  await app.register(async (scope) => spotterRoutes(scope, deps, collector));
   let worker: ReturnType<typeof startDeliveryWorker> | undefined;
   app.addHook('onReady', async () => {
     worker = startDeliveryWorker({

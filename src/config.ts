@@ -27,6 +27,8 @@ export interface Config {
   /** Collect requests per minute from one client address, and for one tracking script. */
   collectRateLimitPerIp: number;
   collectRateLimitPerScript: number;
+  /** Spotter requests per minute from one client address. */
+  spotterRateLimitPerIp: number;
 }
 
 /** A setting with a bad value; start-up stops with this message. */
@@ -155,5 +157,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       1,
       100_000_000,
     ),
+    spotterRateLimitPerIp: integer(env, 'SPOTTER_RATE_LIMIT_PER_IP', 600, 1, 100_000_000),
   };
 }

@@ -88,6 +88,8 @@ describe('bearer tokens', () => {
       ['GET', `/v1/workspaces/${id}/sessions?date=2026-01-01`],
       ['GET', `/v1/workspaces/${id}/organisations/${id}/sessions`],
       ['GET', `/v1/workspaces/${id}/contacts`],
+      ['GET', `/v1/workspaces/${id}/privacy`],
+      ['PATCH', `/v1/workspaces/${id}/privacy`],
       ['GET', '/radar/operator/v1/webhooks'],
       ['PATCH', '/radar/operator/v1/webhooks'],
     ];
@@ -95,6 +97,11 @@ describe('bearer tokens', () => {
       const answer = await anonymous(method, path, method === 'GET' ? undefined : {});
       expect(answer.status, `${method} ${path}`).toBe(401);
     }
+  });
+
+  it('leaves Spotter, which the customer’s pages call, open without a token', async () => {
+    const answer = await client(t.url)('GET', '/spotter/v1/nosuchscript0000');
+    expect(answer.status).toBe(404);
   });
 });
 

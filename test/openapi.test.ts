@@ -28,8 +28,10 @@ const EXPECTED_ROUTES = {
     'put',
   ],
   '/v1/workspaces/{workspaceUuid}/contacts': ['get'],
+  '/v1/workspaces/{workspaceUuid}/privacy': ['get', 'patch'],
   '/radar/operator/v1/webhooks': ['get', 'patch'],
   '/radar/operator/v1/webhooks/deliveries': ['get'],
+  '/spotter/v1/{trackingScriptId}': ['get'],
 };
 
 describe('/openapi.json', () => {
@@ -54,6 +56,8 @@ describe('/openapi.json', () => {
       ]),
     );
     expect(listed).toEqual(EXPECTED_ROUTES);
+    // Spotter is read by the customer's pages: no token.
+    expect(body.paths['/spotter/v1/{trackingScriptId}'].get.security).toEqual([]);
   });
 
   it('declares bearer authentication and the shared schemas', async () => {

@@ -51,6 +51,8 @@ const routes = (id: string): [string, string, unknown?][] => [
   ],
   ['DELETE', `/v1/workspaces/${id}/organisations/${organisationId}/custom-fields/tier`],
   ['GET', `/v1/workspaces/${id}/contacts`],
+  ['GET', `/v1/workspaces/${id}/privacy`],
+  ['PATCH', `/v1/workspaces/${id}/privacy`, { honor_gpc: true }],
   ['GET', `/v1/workspaces/${id}/contacts?organisation_uuid=${organisationId}`],
   ['POST', `/v1/workspaces/${id}/unlink`],
 ];
@@ -80,6 +82,8 @@ describe("another operator's workspace", () => {
     expect(sessions.status).toBe(200);
     const features = await owner('PATCH', `/v1/workspaces/${workspaceId}/tracker-features`, {});
     expect(features.body.data.click_tracking).toBe(true);
+    const privacy = await owner('GET', `/v1/workspaces/${workspaceId}/privacy`);
+    expect(privacy.body.data.honor_gpc).toBe(false);
   });
 
   it('is left out of the other operator’s list', async () => {

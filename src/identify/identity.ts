@@ -109,7 +109,9 @@ export class Identities {
 export const identityResolver = (identities: Identities): Resolver => ({
   name: 'identity',
   async resolve(clues) {
-    const known = await identities.known(clues.workspaceId, clues.visitorId);
+    const known = clues.visitorId
+      ? await identities.known(clues.workspaceId, clues.visitorId)
+      : null;
     if (known) return known;
     for (const email of clues.emails) {
       const domain = businessDomain(email);

@@ -27,11 +27,12 @@ interface Accepted {
 export async function createCollector(config: Config, db: Kysely<Database>) {
   const geo = await GeoLocator.open(config.geoipCityDb ?? defaultCityDatabases());
   const identities = new Identities(db);
-  const steps = ingestSteps(geo, [
+  const resolvers = [
     identityResolver(identities),
     ipRangeResolver(new IpRanges(db), new IpRangeFiles(rangeFilesDir(config.dataDir))),
     networkOwnerResolver(config.asnDb ?? defaultAsnDatabases()),
-  ]);
+  ];
+  const steps = ingestSteps(geo, resolvers);
   const scripts = new ScriptDirectory(db);
   // Whether a workspace's operator has webhook delivery on; a change applies within 5 s.
   const deliveryOn = cachedLookup(
@@ -119,11 +120,13 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
   return {
     scripts,
     metrics,
+    /** The resolver chain of the pipeline, for Spotter to name a visitor the same way. */
+    resolvers,
     /** Runs the pipeline and resolves once what it kept is committed; the number stored. */
     async ingest(
       script: TrackingScript,
       collected: Collected,
-      client: { ip: string; userAgent: string | undefined },
+      client: { ip: string; userAgent: string | undefined; gpc: boolean },
     ): Promise<number> {
       metrics.received.inc(collected.events.length);
       const context: IngestContext = {
