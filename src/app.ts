@@ -19,6 +19,7 @@ import { createCollector } from './ingest/collector.js';
 import { collectorRoutes } from './ingest/routes.js';
 import { organisationRoutes } from './organisations/routes.js';
 import { Organisation } from './organisations/schemas.js';
+import { startRetention } from './privacy/retention.js';
 import { Segment, segmentRoutes } from './segments/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { Session, SessionEvent } from './sessions/schemas.js';
@@ -145,6 +146,16 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     });
   });
   app.addHook('onClose', async () => worker?.stop());
+  if (config.retentionDays > 0) {
+    let retention: ReturnType<typeof startRetention> | undefined;
+    app.addHook('onReady', async () => {
+      retention = startRetention(deps.db, config.retentionDays, {
+        info: (message) => app.log.info(message),
+        error: (message) => app.log.error(message),
+      });
+    });
+    app.addHook('onClose', async () => retention?.stop());
+  }
   trackerRoutes(app, deps);
 
   await app.register(async (api) => {

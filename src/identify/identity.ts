@@ -71,7 +71,13 @@ export interface Identification extends OrganisationHint {
 
 const MISSING = Symbol('missing');
 
-/** Visitors the identity layer has named, remembered per process (misses for a minute). */
+// A forgotten visitor (footfall forget) is forgotten by running servers within this time.
+const KNOWN_TTL_MS = 5 * 60_000;
+
+/**
+ * Visitors the identity layer has named, remembered per process for five minutes (misses
+ * for one).
+ */
 export class Identities {
   private readonly cache = new LRUCache<string, OrganisationHint | typeof MISSING>({
     max: 100_000,
@@ -93,12 +99,12 @@ export class Identities {
       .where('v.workspace_id', '=', workspaceId)
       .where('v.id', '=', visitorId)
       .executeTakeFirst();
-    this.cache.set(key, row ?? MISSING, row ? { ttl: 0 } : {});
+    this.cache.set(key, row ?? MISSING, row ? { ttl: KNOWN_TTL_MS } : {});
     return row ?? null;
   }
 
   remember(workspaceId: string, visitorId: string, hint: OrganisationHint): void {
-    this.cache.set(`${workspaceId} ${visitorId}`, hint, { ttl: 0 });
+    this.cache.set(`${workspaceId} ${visitorId}`, hint, { ttl: KNOWN_TTL_MS });
   }
 }
 

@@ -74,6 +74,16 @@ export async function findWorkspace(
     .executeTakeFirst();
 }
 
+/** Whether a workspace exists, whoever owns it (for the operator's CLI). */
+export async function workspaceExists(db: Kysely<Database>, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function createWorkspace(
   db: Kysely<Database>,
   operatorId: string,
