@@ -5,6 +5,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
+import { contactRoutes } from './contacts/routes.js';
+import { Contact } from './contacts/schemas.js';
 import { customFieldRoutes } from './custom-fields/routes.js';
 import { CustomField } from './custom-fields/schemas.js';
 import type { Api, AppDeps } from './http/api.js';
@@ -17,16 +19,18 @@ import { createCollector } from './ingest/collector.js';
 import { collectorRoutes } from './ingest/routes.js';
 import { organisationRoutes } from './organisations/routes.js';
 import { Organisation } from './organisations/schemas.js';
+import { startRetention } from './privacy/retention.js';
 import { FiltersSchema } from './segments/filters.js';
 import { Segment, SegmentWithFilters, segmentRoutes } from './segments/routes.js';
 import { startSegmentWorker } from './segments/worker.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { Session, SessionEvent } from './sessions/schemas.js';
+import { spotterRoutes } from './spotter/routes.js';
 import { trackerRoutes } from './tracker/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { startDeliveryWorker } from './webhooks/worker.js';
 import { workspaceRoutes } from './workspaces/routes.js';
-import { TrackerFeatures, Workspace } from './workspaces/schemas.js';
+import { PrivacySettings, TrackerFeatures, Workspace } from './workspaces/schemas.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -79,6 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     ErrorBody,
     Workspace,
     TrackerFeatures,
+    PrivacySettings,
     CustomField,
     FiltersSchema,
     Segment,
@@ -86,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     SessionEvent,
     Session,
     Organisation,
+    Contact,
   ]) {
     app.addSchema(schema);
   }
@@ -132,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     return collector.metrics.registry.metrics();
   });
   await app.register(async (scope) => collectorRoutes(scope, deps, collector));
+  await app.register(async (scope) => spotterRoutes(scope, deps, collector));
   const workers: { stop(): Promise<void> }[] = [];
   app.addHook('onReady', async () => {
     workers.push(
@@ -152,6 +159,16 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
   app.addHook('onClose', async () => {
     await Promise.all(workers.map((worker) => worker.stop()));
   });
+  if (config.retentionDays > 0) {
+    let retention: ReturnType<typeof startRetention> | undefined;
+    app.addHook('onReady', async () => {
+      retention = startRetention(deps.db, config.retentionDays, {
+        info: (message) => app.log.info(message),
+        error: (message) => app.log.error(message),
+      });
+    });
+    app.addHook('onClose', async () => retention?.stop());
+  }
   trackerRoutes(app, deps);
 
   await app.register(async (api) => {
@@ -172,6 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     segmentRoutes(api, deps);
     sessionRoutes(api, deps);
     organisationRoutes(api, deps);
+    contactRoutes(api, deps);
     webhookRoutes(api, deps);
   });
 

@@ -29,6 +29,10 @@ export interface Config {
   /** Collect requests per minute from one client address, and for one tracking script. */
   collectRateLimitPerIp: number;
   collectRateLimitPerScript: number;
+  /** Spotter requests per minute from one client address. */
+  spotterRateLimitPerIp: number;
+  /** Sessions and events older than this many days are deleted daily; 0 keeps them. */
+  retentionDays: number;
 }
 
 /** A setting with a bad value; start-up stops with this message. */
@@ -158,5 +162,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       1,
       100_000_000,
     ),
+    spotterRateLimitPerIp: integer(env, 'SPOTTER_RATE_LIMIT_PER_IP', 600, 1, 100_000_000),
+    retentionDays: integer(env, 'RETENTION_DAYS', 0, 0, 36_500),
   };
 }

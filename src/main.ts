@@ -2,7 +2,7 @@ import { Presets, SingleBar } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadKeys } from './auth/keys.js';
 import { createOperator, findOperatorByEmail } from './auth/operators.js';
-import { parseDuration, Tokens } from './auth/tokens.js';
+import { isUuid, parseDuration, Tokens } from './auth/tokens.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { type Db, openDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
@@ -10,10 +10,11 @@ import { createDemo } from './demo.js';
 import { importCompanies } from './identify/import-companies.js';
 import { type ImportSummary, importIpRangesCsv } from './identify/import-ip-ranges.js';
 import { installRangeFile } from './identify/ip-range-files.js';
+import { forgetPerson } from './privacy/forget.js';
 import { serve } from './serve.js';
 import { presentWorkspace } from './workspaces/present.js';
 import { defaultWorkspaceName, parseSiteUrl } from './workspaces/site-url.js';
-import { createWorkspace } from './workspaces/store.js';
+import { createWorkspace, workspaceExists } from './workspaces/store.js';
 
 /** Runs `work` against the same database as the server (joining its embedded one if running). */
 async function withDatabase<T>(config: Config, work: (database: Db) => Promise<T>): Promise<T> {
@@ -198,6 +199,37 @@ export function cli(config: () => Config): Command {
         );
       }),
     );
+
+  program
+    .command('forget')
+    .description(
+      'delete one person from a workspace: their contact, visitors, sessions, events and every other row holding their email or visitor id; prints what went, as JSON',
+    )
+    .requiredOption('--workspace <uuid>', 'the workspace')
+    .option('--email <email>', 'the person’s email address')
+    .option('--visitor <uuid>', 'a visitor id of the person (the tracker’s anonymous_id)')
+    .action((options: { workspace: string; email?: string; visitor?: string }) => {
+      if ((options.email === undefined) === (options.visitor === undefined)) {
+        throw new Error('Give exactly one of --email or --visitor.');
+      }
+      if (options.visitor !== undefined && !isUuid(options.visitor)) {
+        throw new Error(`--visitor ${options.visitor} is not a UUID.`);
+      }
+      if (!isUuid(options.workspace)) throw new Error(`No workspace ${options.workspace}.`);
+      return withDatabase(config(), async (database) => {
+        if (!(await workspaceExists(database.db, options.workspace))) {
+          throw new Error(`No workspace ${options.workspace}.`);
+        }
+        const forgotten = await forgetPerson(
+          database.db,
+          options.workspace,
+          options.email !== undefined
+            ? { email: options.email }
+            : { visitorId: options.visitor as string },
+        );
+        console.log(JSON.stringify(forgotten, null, 2));
+      });
+    });
 
   const importer = program.command('import').description('bring in identification data');
   importer

@@ -71,20 +71,27 @@ describe('bearer tokens', () => {
   it('guards every API route in the OpenAPI document, not only some', async () => {
     const anonymous = client(t.url);
     const { body } = await anonymous('GET', '/openapi.json');
-    const routes = Object.entries(body.paths as Record<string, Record<string, unknown>>).flatMap(
-      ([template, item]) =>
+    const routes = Object.entries(body.paths as Record<string, Record<string, unknown>>)
+      // Every path but the browser-facing ones (Spotter) is the token-guarded API.
+      .filter(([template]) => /^\/(v1|radar)\//.test(template))
+      .flatMap(([template, item]) =>
         Object.keys(item).map((method) => {
           // Any well-formed values will do: the token is checked before anything else.
           const path = template.replace(/\{key\}/g, 'industry').replace(/\{[^}]+\}/g, randomUUID());
           return [method.toUpperCase(), path] as const;
         }),
-    );
+      );
     expect(routes.length).toBeGreaterThan(20);
     for (const [method, path] of routes) {
       const query = path.endsWith('/sessions') ? '?date=2026-01-01' : '';
       const answer = await anonymous(method, path + query, method === 'GET' ? undefined : {});
       expect(answer.status, `${method} ${path}`).toBe(401);
     }
+  });
+
+  it('leaves Spotter, which the customer’s pages call, open without a token', async () => {
+    const answer = await client(t.url)('GET', '/spotter/v1/nosuchscript0000');
+    expect(answer.status).toBe(404);
   });
 });
 

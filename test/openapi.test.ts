@@ -28,8 +28,11 @@ const EXPECTED_ROUTES = {
     'delete',
     'put',
   ],
+  '/v1/workspaces/{workspaceUuid}/contacts': ['get'],
+  '/v1/workspaces/{workspaceUuid}/privacy': ['get', 'patch'],
   '/radar/operator/v1/webhooks': ['get', 'patch'],
   '/radar/operator/v1/webhooks/deliveries': ['get'],
+  '/spotter/v1/{trackingScriptId}': ['get'],
 };
 
 describe('/openapi.json', () => {
@@ -54,6 +57,8 @@ describe('/openapi.json', () => {
       ]),
     );
     expect(listed).toEqual(EXPECTED_ROUTES);
+    // Spotter is read by the customer's pages: no token.
+    expect(body.paths['/spotter/v1/{trackingScriptId}'].get.security).toEqual([]);
   });
 
   it('declares bearer authentication and the shared schemas', async () => {

@@ -63,6 +63,10 @@ const routes = (id: string): [string, string, unknown?][] => [
     { value: 'x' },
   ],
   ['DELETE', `/v1/workspaces/${id}/organisations/${organisationId}/custom-fields/tier`],
+  ['GET', `/v1/workspaces/${id}/contacts`],
+  ['GET', `/v1/workspaces/${id}/privacy`],
+  ['PATCH', `/v1/workspaces/${id}/privacy`, { honor_gpc: true }],
+  ['GET', `/v1/workspaces/${id}/contacts?organisation_uuid=${organisationId}`],
   ['POST', `/v1/workspaces/${id}/unlink`],
 ];
 
@@ -93,6 +97,8 @@ describe("another operator's workspace", () => {
     expect(sessions.status).toBe(200);
     const features = await owner('PATCH', `/v1/workspaces/${workspaceId}/tracker-features`, {});
     expect(features.body.data.click_tracking).toBe(true);
+    const privacy = await owner('GET', `/v1/workspaces/${workspaceId}/privacy`);
+    expect(privacy.body.data.honor_gpc).toBe(false);
   });
 
   it('is left out of the other operator’s list', async () => {

@@ -291,4 +291,56 @@ describe('the tracker in Chromium', () => {
     expect(clicksAfter).toBe(clicksBefore);
     await context.close();
   });
+
+  it('with Global Privacy Control honoured, stores and sends nothing from a GPC browser, consent or not', async () => {
+    await api('PATCH', `/v1/workspaces/${workspace.uuid}/privacy`, { honor_gpc: true });
+    const homeViews = (body: Awaited<ReturnType<typeof sessions>>) =>
+      body.data
+        .flatMap((s: { views: { url: string }[] }) => s.views)
+        .filter((v: { url: string }) => v.url === `${siteUrl}/`).length;
+    const before = homeViews(await sessions());
+
+    const context = await browser.newContext();
+    await context.addInitScript(() => {
+      const navigator = (globalThis as unknown as { navigator: object }).navigator;
+      Object.defineProperty(navigator, 'globalPrivacyControl', { get: () => true });
+    });
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().startsWith(t.url)) requests.push(new URL(request.url()).pathname);
+    });
+    await page.goto(`${siteUrl}/`);
+    await page.waitForFunction(
+      () => (globalThis as { footfall?: { loaded?: boolean } }).footfall?.loaded,
+    );
+    const organisation = await page.evaluate(() => {
+      const footfall = (globalThis as unknown as { footfall: (...a: unknown[]) => unknown })
+        .footfall;
+      footfall('consent', true);
+      footfall('track', 'clicked_banner');
+      return footfall('spotter');
+    });
+    expect(organisation).toBeNull();
+    await page.evaluate(() =>
+      (globalThis as unknown as { dispatchEvent(event: Event): void }).dispatchEvent(
+        new Event('pagehide'),
+      ),
+    );
+    await sleep(800);
+    expect(requests.filter((path) => !path.endsWith('.js'))).toEqual([]);
+    expect(
+      await page.evaluate(() =>
+        Object.keys((globalThis as unknown as { localStorage: object }).localStorage),
+      ),
+    ).toEqual([]);
+    await context.close();
+
+    // Without the signal the same page is recorded, so the silence above was GPC's doing.
+    const plain = await browser.newContext();
+    await (await plain.newPage()).goto(`${siteUrl}/`);
+    const after = await until(sessions, (b) => homeViews(b) > before);
+    expect(homeViews(after)).toBe(before + 1);
+    await plain.close();
+  });
 });

@@ -17,6 +17,8 @@ describe('the tracker script', () => {
     const { body } = await trackerScript({
       id: 'abcdefghijklmnop',
       endpoint: 'https://footfall.example.org/t/collect',
+      spotter: 'https://footfall.example.org/spotter/v1/abcdefghijklmnop',
+      gpc: true,
       forms: true,
       clicks: true,
       downloads: true,

@@ -4,6 +4,7 @@ import * as tracking from './migrations/0002_tracking.js';
 import * as organisations from './migrations/0003_organisations.js';
 import * as webhooks from './migrations/0004_webhooks.js';
 import * as segments from './migrations/0005_segments.js';
+import * as privacy from './migrations/0006_privacy.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0003_organisations': organisations,
   '0004_webhooks': webhooks,
   '0005_segments': segments,
+  '0006_privacy': privacy,
 };
 
 /** Applies pending migrations (Kysely takes a lock, so concurrent starts are safe). */

@@ -21,6 +21,9 @@ export interface Database {
   visitors: VisitorTable;
   webhook_deliveries: WebhookDeliveryTable;
   segment_queue: SegmentQueueTable;
+  contacts: ContactTable;
+  contact_visitors: ContactVisitorTable;
+  scheduled_jobs: ScheduledJobTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -51,6 +54,7 @@ export interface WorkspaceTable {
   form_tracking: Generated<boolean>;
   click_tracking: Generated<boolean>;
   download_tracking: Generated<boolean>;
+  honor_gpc: Generated<boolean>;
   created_at: CreatedAt;
 }
 
@@ -242,4 +246,24 @@ export interface WebhookDeliveryTable {
 export interface SegmentQueueTable {
   workspace_id: string;
   organisation_id: string;
+}
+
+export interface ContactTable {
+  workspace_id: string;
+  id: string;
+  email: string;
+  organisation_id: string | null;
+  traits: Json<Record<string, unknown>>;
+  created_at: CreatedAt;
+}
+
+export interface ContactVisitorTable {
+  workspace_id: string;
+  contact_id: string;
+  visitor_id: string;
+}
+
+export interface ScheduledJobTable {
+  name: string;
+  last_run_at: Date;
 }

@@ -36,20 +36,35 @@ export function businessDomain(email: string): string | null {
 const EMAIL_FIELD = /e-?mail/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** An email address a request gives, with the traits an `identify()` call sent along. */
+export interface EmailSighting {
+  email: string;
+  traits: Record<string, unknown>;
+}
+
 /** Email addresses a request gives: `identify()` calls and email fields of submitted forms. */
-export function emailsOf(events: TrackedEvent[]): string[] {
-  const emails: string[] = [];
+export function emailSightings(events: TrackedEvent[]): EmailSighting[] {
+  const found: EmailSighting[] = [];
   for (const event of events) {
-    if (event.type === 'identify') emails.push(String(event.data.email ?? ''));
+    if (event.type === 'identify') {
+      found.push({
+        email: String(event.data.email ?? ''),
+        traits: (event.data.traits as Record<string, unknown>) ?? {},
+      });
+    }
     if (event.type === 'form_submit') {
       for (const field of (event.data.fields as { name: string; value: string }[]) ?? []) {
-        if (EMAIL_FIELD.test(field.name) && EMAIL.test(field.value.trim()))
-          emails.push(field.value.trim());
+        if (EMAIL_FIELD.test(field.name)) found.push({ email: field.value, traits: {} });
       }
     }
   }
-  return emails.filter((email) => EMAIL.test(email));
+  return found
+    .map((sighting) => ({ ...sighting, email: sighting.email.trim().toLowerCase() }))
+    .filter((sighting) => EMAIL.test(sighting.email));
 }
+
+export const emailsOf = (events: TrackedEvent[]): string[] =>
+  emailSightings(events).map((sighting) => sighting.email);
 
 export interface Identification extends OrganisationHint {
   email: string;
@@ -57,7 +72,13 @@ export interface Identification extends OrganisationHint {
 
 const MISSING = Symbol('missing');
 
-/** Visitors the identity layer has named, remembered per process (misses for a minute). */
+// A forgotten visitor (footfall forget) is forgotten by running servers within this time.
+const KNOWN_TTL_MS = 5 * 60_000;
+
+/**
+ * Visitors the identity layer has named, remembered per process for five minutes (misses
+ * for one).
+ */
 export class Identities {
   private readonly cache = new LRUCache<string, OrganisationHint | typeof MISSING>({
     max: 100_000,
@@ -79,12 +100,12 @@ export class Identities {
       .where('v.workspace_id', '=', workspaceId)
       .where('v.id', '=', visitorId)
       .executeTakeFirst();
-    this.cache.set(key, row ?? MISSING, row ? { ttl: 0 } : {});
+    this.cache.set(key, row ?? MISSING, row ? { ttl: KNOWN_TTL_MS } : {});
     return row ?? null;
   }
 
   remember(workspaceId: string, visitorId: string, hint: OrganisationHint): void {
-    this.cache.set(`${workspaceId} ${visitorId}`, hint, { ttl: 0 });
+    this.cache.set(`${workspaceId} ${visitorId}`, hint, { ttl: KNOWN_TTL_MS });
   }
 }
 
@@ -95,7 +116,9 @@ export class Identities {
 export const identityResolver = (identities: Identities): Resolver => ({
   name: 'identity',
   async resolve(clues) {
-    const known = await identities.known(clues.workspaceId, clues.visitorId);
+    const known = clues.visitorId
+      ? await identities.known(clues.workspaceId, clues.visitorId)
+      : null;
     if (known) return known;
     for (const email of clues.emails) {
       const domain = businessDomain(email);

@@ -5,6 +5,7 @@ import type { IpRanges, OrganisationHint } from './ip-ranges.js';
 export interface VisitClues {
   ip: string;
   workspaceId: string;
+  /** "" when the caller gave none (Spotter without a visitor id). */
   visitorId: string;
   /** Email addresses the request carries (identify calls, form fields). */
   emails: string[];

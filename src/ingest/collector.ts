@@ -4,7 +4,7 @@ import { cachedLookup } from '../db/cached-lookup.js';
 import { GroupCommit } from '../db/group-commit.js';
 import type { Database } from '../db/schema.js';
 import { defaultCityDatabases, GeoLocator, UNKNOWN_LOCATION } from '../identify/geo.js';
-import { Identities, identityResolver } from '../identify/identity.js';
+import { emailSightings, Identities, identityResolver } from '../identify/identity.js';
 import { IpRangeFiles, rangeFilesDir } from '../identify/ip-range-files.js';
 import { IpRanges } from '../identify/ip-ranges.js';
 import { defaultAsnDatabases, networkOwnerResolver } from '../identify/network-owner.js';
@@ -27,11 +27,12 @@ interface Accepted {
 export async function createCollector(config: Config, db: Kysely<Database>) {
   const geo = await GeoLocator.open(config.geoipCityDb ?? defaultCityDatabases());
   const identities = new Identities(db);
-  const steps = ingestSteps(geo, [
+  const resolvers = [
     identityResolver(identities),
     ipRangeResolver(new IpRanges(db), new IpRangeFiles(rangeFilesDir(config.dataDir))),
     networkOwnerResolver(config.asnDb ?? defaultAsnDatabases()),
-  ]);
+  ];
+  const steps = ingestSteps(geo, resolvers);
   const scripts = new ScriptDirectory(db);
   // Whether a workspace's operator has webhook delivery on; a change applies within 5 s.
   const deliveryOn = cachedLookup(
@@ -58,25 +59,33 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
             : [],
         ),
       );
+      const organisationOf = ({ script, organisation }: IngestContext) =>
+        organisation
+          ? (organisations.get(organisationKey(script.workspaceId, organisation.domain)) ?? null)
+          : null;
       const items: VisitEvent[] = accepted.flatMap(({ context, visitorId }) => {
-        const { script, agent, location, organisation } = context;
+        const { script, agent, location } = context;
         const visit = {
           workspaceId: script.workspaceId,
           visitorId,
           browser: agent?.browser ?? '',
           deviceType: agent?.deviceType ?? '',
           location: location ?? UNKNOWN_LOCATION,
-          organisationId: organisation
-            ? (organisations.get(organisationKey(script.workspaceId, organisation.domain)) ?? null)
-            : null,
+          organisationId: organisationOf(context),
         };
         return context.events.map((event) => ({ visit, event }));
       });
+      const contacts = accepted.flatMap(({ context, visitorId }) =>
+        emailSightings(context.events).map((sighting) => ({
+          ...sighting,
+          workspaceId: context.script.workspaceId,
+          visitorId,
+          organisationId: organisationOf(context),
+        })),
+      );
       const identified = accepted.flatMap(({ context, visitorId }) => {
         const { script, organisation } = context;
-        const organisationId = organisation?.email
-          ? organisations.get(organisationKey(script.workspaceId, organisation.domain))
-          : undefined;
+        const organisationId = organisation?.email ? organisationOf(context) : null;
         return organisation?.email && organisationId
           ? [
               {
@@ -92,7 +101,7 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
       const delivering = await Promise.all(
         [...new Set(accepted.map(({ context }) => context.script.workspaceId))].map(deliveryOn),
       );
-      await storeEvents(db, items, idleMs, identified, delivering.some(Boolean));
+      await storeEvents(db, items, idleMs, { identified, contacts }, delivering.some(Boolean));
       for (const { workspaceId, visitorId, organisation } of identified) {
         identities.remember(workspaceId, visitorId, organisation);
       }
@@ -111,11 +120,13 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
   return {
     scripts,
     metrics,
+    /** The resolver chain of the pipeline, for Spotter to name a visitor the same way. */
+    resolvers,
     /** Runs the pipeline and resolves once what it kept is committed; the number stored. */
     async ingest(
       script: TrackingScript,
       collected: Collected,
-      client: { ip: string; userAgent: string | undefined },
+      client: { ip: string; userAgent: string | undefined; gpc: boolean },
     ): Promise<number> {
       metrics.received.inc(collected.events.length);
       const context: IngestContext = {

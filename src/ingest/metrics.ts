@@ -1,7 +1,7 @@
 import { Counter, Histogram, Registry } from 'prom-client';
 
 /** Why an event was not stored; a label of footfall_events_dropped_total. */
-export type DropReason = 'bot' | 'feature_disabled';
+export type DropReason = 'bot' | 'feature_disabled' | 'gpc';
 
 /** The collector's Prometheus metrics, served at /metrics. */
 export function ingestMetrics() {

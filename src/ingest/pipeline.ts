@@ -13,6 +13,8 @@ export interface IngestContext {
   visitorId: string;
   ip: string;
   userAgent: string | undefined;
+  /** The browser sent Global Privacy Control (`Sec-GPC: 1`). */
+  gpc: boolean;
   events: TrackedEvent[];
   agent?: Agent;
   location?: Location;
@@ -43,6 +45,12 @@ export function ingestSteps(geo: GeoLocator, resolvers: Resolver[]): Step[] {
       run(context, drop) {
         context.agent = parseUserAgent(context.userAgent);
         if (context.agent.bot) drop('bot', () => true);
+      },
+    },
+    {
+      name: 'drop_gpc',
+      run(context, drop) {
+        if (context.gpc && context.script.honorGpc) drop('gpc', () => true);
       },
     },
     {

@@ -58,6 +58,7 @@ export async function collectorRoutes(app: Api, deps: AppDeps, collector: Collec
         accepted = await collector.ingest(script, collected, {
           ip: request.ip,
           userAgent: request.headers['user-agent'],
+          gpc: request.headers['sec-gpc'] === '1',
         });
       } catch (error) {
         request.log.error({ err: error }, 'events could not be stored');

@@ -6,6 +6,10 @@ export interface TrackingScript {
   id: string;
   workspaceId: string;
   revoked: boolean;
+  /** The workspace's site URL: Spotter answers its origin only. */
+  siteUrl: string;
+  /** Browsers sending Global Privacy Control are not tracked. */
+  honorGpc: boolean;
   features: { form_tracking: boolean; click_tracking: boolean; download_tracking: boolean };
 }
 
@@ -36,6 +40,8 @@ export async function findTrackingScript(
       'ts.id',
       'ts.workspace_id',
       'ts.revoked_at',
+      'w.url',
+      'w.honor_gpc',
       'w.form_tracking',
       'w.click_tracking',
       'w.download_tracking',
@@ -47,6 +53,8 @@ export async function findTrackingScript(
     id: row.id,
     workspaceId: row.workspace_id,
     revoked: row.revoked_at !== null,
+    siteUrl: row.url,
+    honorGpc: row.honor_gpc,
     features: {
       form_tracking: row.form_tracking,
       click_tracking: row.click_tracking,

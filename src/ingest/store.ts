@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { type ContactSighting, recordContacts } from '../contacts/store.js';
 import type { Database, SessionTable } from '../db/schema.js';
 import { recordIdentifications } from '../identify/identity.js';
 import { queueForSegments } from '../segments/membership.js';
 import { type SessionState, sessionize, type VisitEvent } from './sessionizer.js';
 
 type Connection = Kysely<Database>;
+
+/** Who the group's visitors said they are: identified organisations and contacts. */
+export interface People {
+  identified?: Parameters<typeof recordIdentifications>[1];
+  contacts?: ContactSighting[];
+}
 
 /**
  * Writes a group of events in one transaction: each visitor's events are put into sessions
@@ -17,7 +24,7 @@ export async function storeEvents(
   db: Kysely<Database>,
   items: VisitEvent[],
   idleMs: number,
-  identified: Parameters<typeof recordIdentifications>[1] = [],
+  people: People = {},
   /** False when no workspace of the group has webhook delivery on: the outbox is skipped. */
   webhooks = true,
 ): Promise<void> {
@@ -30,7 +37,7 @@ export async function storeEvents(
   }
   await db.connection().execute(async (trx) => {
     try {
-      await writeGroup(trx, byVisitor, idleMs, identified, webhooks);
+      await writeGroup(trx, byVisitor, idleMs, people, webhooks);
     } catch (error) {
       // The write's own error is the one to report; a failed rollback ends with the connection.
       await sql`ROLLBACK`.execute(trx).catch(() => {});
@@ -43,7 +50,7 @@ async function writeGroup(
   trx: Connection,
   byVisitor: Map<string, VisitEvent[]>,
   idleMs: number,
-  identified: Parameters<typeof recordIdentifications>[1],
+  people: People,
   webhooks: boolean,
 ) {
   const latest = await lockVisitors(trx, [...byVisitor.keys()]);
@@ -59,7 +66,8 @@ async function writeGroup(
   }
   const known = new Set([...latest.values()].map((session) => session.id));
   await writeSessionsAndEvents(trx, sessions, eventRows, webhooks ? known : null);
-  await recordIdentifications(trx, identified);
+  await recordIdentifications(trx, people.identified ?? []);
+  await recordContacts(trx, people.contacts ?? []);
   await sql`COMMIT`.execute(trx);
 }
 

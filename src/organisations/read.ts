@@ -19,6 +19,40 @@ export function hms(totalSeconds: number): string {
   return `${Math.floor(s / 3600)}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
 }
 
+/** The directory's name, else the name its resolver gave, else its domain. */
+export const nameOf = (row: { name: string | null; own_name: string; domain: string }) =>
+  row.name || row.own_name || row.domain;
+
+/**
+ * The directory's website, else its domain's. Organisations known only by name or as a
+ * network owner (`name:…`, `as<number>`) have no website.
+ */
+export const websiteOf = (row: { website: string | null; domain: string }) =>
+  row.website || (/^[a-z0-9.-]+\.[a-z]{2,}$/.test(row.domain) ? `https://${row.domain}` : '');
+
+/** The workspace's organisations joined to their company-directory profiles. */
+export const withProfiles = (db: Kysely<Database>, workspaceId: string) =>
+  db
+    .selectFrom('organisations as o')
+    .leftJoin('companies as c', 'c.domain', 'o.domain')
+    .select([
+      'o.id',
+      'o.domain',
+      'o.name as own_name',
+      'o.created_at',
+      'c.name',
+      'c.website',
+      'c.logo',
+      'c.founded',
+      'c.size',
+      'c.industry',
+      'c.phone',
+      'c.email',
+      'c.address',
+      'c.profiles',
+    ])
+    .where('o.workspace_id', '=', workspaceId);
+
 /**
  * The organisations with these ids, as the API shows them: directory profile, tags,
  * segments, custom-field values and the figures derived from their sessions, which are
@@ -31,28 +65,7 @@ export async function loadOrganisations(
 ): Promise<Organisation[]> {
   if (ids.length === 0) return [];
   const [rows, stats, tags, segments, values] = await Promise.all([
-    db
-      .selectFrom('organisations as o')
-      .leftJoin('companies as c', 'c.domain', 'o.domain')
-      .select([
-        'o.id',
-        'o.domain',
-        'o.name as own_name',
-        'o.created_at',
-        'c.name',
-        'c.website',
-        'c.logo',
-        'c.founded',
-        'c.size',
-        'c.industry',
-        'c.phone',
-        'c.email',
-        'c.address',
-        'c.profiles',
-      ])
-      .where('o.workspace_id', '=', workspaceId)
-      .where('o.id', 'in', ids)
-      .execute(),
+    withProfiles(db, workspaceId).where('o.id', 'in', ids).execute(),
     sql<{
       organisation_id: string;
       visitors: number;
@@ -116,12 +129,8 @@ export async function loadOrganisations(
     return [
       {
         uuid: row.id,
-        name: row.name || row.own_name || row.domain,
-        // Organisations known only by name or as a network owner (`name:…`, `as<number>`)
-        // have no website.
-        website:
-          row.website ||
-          (/^[a-z0-9.-]+\.[a-z]{2,}$/.test(row.domain) ? `https://${row.domain}` : ''),
+        name: nameOf(row),
+        website: websiteOf(row),
         first_seen: (stat?.first_seen ?? row.created_at).toISOString(),
         last_seen: (stat?.last_seen ?? row.created_at).toISOString(),
         profiles: ((row.profiles ?? []) as SocialProfile[]).map((p) => ({

@@ -24,6 +24,9 @@ export function trackerBundle(): Promise<string> {
 export interface TrackerSettings {
   id: string;
   endpoint: string;
+  spotter: string;
+  /** Whether the workspace honours Global Privacy Control. */
+  gpc: boolean;
   forms: boolean;
   clicks: boolean;
   downloads: boolean;

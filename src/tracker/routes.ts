@@ -17,9 +17,12 @@ export function trackerRoutes(app: Api, deps: AppDeps): void {
       const script = await findTrackingScript(deps.db, match[1]);
       if (!script) throw notFound('Unknown tracking script.');
       if (script.revoked) throw new HttpError(410, 'This tracking script was unlinked.');
+      const base = baseUrl(request, deps.config.publicUrl);
       const { body, etag } = await trackerScript({
         id: script.id,
-        endpoint: `${baseUrl(request, deps.config.publicUrl)}/t/collect`,
+        endpoint: `${base}/t/collect`,
+        spotter: `${base}/spotter/v1/${script.id}`,
+        gpc: script.honorGpc,
         forms: script.features.form_tracking,
         clicks: script.features.click_tracking,
         downloads: script.features.download_tracking,

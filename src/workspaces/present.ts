@@ -1,4 +1,4 @@
-import type { TrackerFeatures, Workspace } from './schemas.js';
+import type { PrivacySettings, TrackerFeatures, Workspace } from './schemas.js';
 import type { WorkspaceRow } from './store.js';
 import { trackingSnippet } from './tracking-script.js';
 
@@ -23,3 +23,7 @@ export function presentTrackerFeatures(row: WorkspaceRow): TrackerFeatures {
     download_tracking: row.download_tracking,
   };
 }
+
+export const presentPrivacy = (row: WorkspaceRow): PrivacySettings => ({
+  honor_gpc: row.honor_gpc,
+});

@@ -5,9 +5,11 @@ import { fieldError, notFound } from '../http/errors.js';
 import { baseUrl, checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, Message, UuidParams, WorkspaceParams, Wrapped } from '../http/schemas.js';
 import { requireWorkspace } from './access.js';
-import { presentTrackerFeatures, presentWorkspace } from './present.js';
+import { presentPrivacy, presentTrackerFeatures, presentWorkspace } from './present.js';
 import {
   CreateWorkspaceBody,
+  PrivacyBody,
+  PrivacySettings,
   TagBody,
   TrackerFeatures,
   TrackerFeaturesBody,
@@ -155,6 +157,39 @@ export function workspaceRoutes(app: Api, deps: AppDeps): void {
       );
       await updateTrackerFeatures(deps.db, row.id, changes);
       return { success: true, data: presentTrackerFeatures({ ...row, ...changes }) };
+    },
+  );
+
+  const privacy = {
+    tags,
+    params: WorkspaceParams,
+    response: { 200: Wrapped(Type.Ref(PrivacySettings)), ...errorResponses(401, 404, 429) },
+  };
+  app.get(
+    '/v1/workspaces/:workspaceUuid/privacy',
+    { schema: { ...privacy, summary: "The workspace's privacy settings" } },
+    async (request) => {
+      const row = await requireWorkspace(deps, request, request.params.workspaceUuid);
+      return { success: true, data: presentPrivacy(row) };
+    },
+  );
+
+  app.patch(
+    '/v1/workspaces/:workspaceUuid/privacy',
+    {
+      schema: {
+        ...privacy,
+        summary: 'Change privacy settings: honour Global Privacy Control',
+        body: PrivacyBody,
+        response: { ...privacy.response, ...errorResponses(400, 401, 404, 415, 422, 429) },
+      },
+    },
+    async (request) => {
+      const row = await requireWorkspace(deps, request, request.params.workspaceUuid);
+      const changes =
+        request.body.honor_gpc === undefined ? {} : { honor_gpc: request.body.honor_gpc };
+      await updateTrackerFeatures(deps.db, row.id, changes);
+      return { success: true, data: presentPrivacy({ ...row, ...changes }) };
     },
   );
 

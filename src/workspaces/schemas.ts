@@ -29,6 +29,19 @@ export const TrackerFeatures = Type.Object(
 );
 export type TrackerFeatures = Static<typeof TrackerFeatures>;
 
+export const PrivacySettings = Type.Object(
+  {
+    honor_gpc: Type.Boolean({
+      description:
+        'Browsers sending Global Privacy Control (Sec-GPC: 1, navigator.globalPrivacyControl) are not tracked',
+    }),
+  },
+  { $id: 'PrivacySettings' },
+);
+export type PrivacySettings = Static<typeof PrivacySettings>;
+
+export const PrivacyBody = Type.Object({ honor_gpc: Type.Optional(Type.Boolean()) });
+
 export const CreateWorkspaceBody = Type.Object({
   url: Type.String({
     minLength: 1,

@@ -11,6 +11,7 @@ export interface WorkspaceRow {
   form_tracking: boolean;
   click_tracking: boolean;
   download_tracking: boolean;
+  honor_gpc: boolean;
   /** The active tracking script, null after unlink. */
   tracking_script_id: string | null;
   available_tags: string[];
@@ -30,6 +31,7 @@ function selectWorkspaces(db: Kysely<Database>) {
       'w.form_tracking',
       'w.click_tracking',
       'w.download_tracking',
+      'w.honor_gpc',
       'ts.id as tracking_script_id',
       sql<string[]>`coalesce((
         SELECT array_agg(t.name ORDER BY lower(t.name)) FROM workspace_tags t
@@ -70,6 +72,16 @@ export async function findWorkspace(
     .where('w.id', '=', workspaceId)
     .where('w.operator_id', '=', operatorId)
     .executeTakeFirst();
+}
+
+/** Whether a workspace exists, whoever owns it (for the operator's CLI). */
+export async function workspaceExists(db: Kysely<Database>, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function createWorkspace(
@@ -115,10 +127,13 @@ export async function unlinkWorkspace(db: Kysely<Database>, id: string): Promise
     .execute();
 }
 
+/** Changes the flags given (tracker features, privacy settings); nothing when none are. */
 export async function updateTrackerFeatures(
   db: Kysely<Database>,
   id: string,
-  flags: Partial<Pick<WorkspaceRow, 'form_tracking' | 'click_tracking' | 'download_tracking'>>,
+  flags: Partial<
+    Pick<WorkspaceRow, 'form_tracking' | 'click_tracking' | 'download_tracking' | 'honor_gpc'>
+  >,
 ): Promise<void> {
   if (Object.keys(flags).length === 0) return;
   await db.updateTable('workspaces').set(flags).where('id', '=', id).execute();

@@ -10,6 +10,8 @@ import {
 declare const __FOOTFALL__: {
   id: string;
   endpoint: string;
+  spotter: string;
+  gpc: boolean;
   forms: boolean;
   clicks: boolean;
   downloads: boolean;
@@ -65,9 +67,15 @@ function storage(key: string, value?: string | null): string | null {
 }
 
 function start(stub: Footfall | undefined) {
-  let consent = !doc.querySelector('script[data-wait-for-consent]');
+  // A browser sending Global Privacy Control, where the workspace honours it, is never tracked.
+  const optedOut =
+    settings.gpc && (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl;
+  let consent = !optedOut && !doc.querySelector('script[data-wait-for-consent]');
   let queue: Record<string, unknown>[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // The collect requests in flight: Spotter asks once they are stored.
+  let sent: Promise<unknown> = Promise.resolve();
+  let spotted: Promise<unknown> | undefined;
   let pageUrl = '';
   let pageStart = 0;
   let hidden = false;
@@ -87,6 +95,7 @@ function start(stub: Footfall | undefined) {
     timer = undefined;
     if (!consent || queue.length === 0) return;
     const [visitor, session] = ids();
+    const requests: Promise<unknown>[] = [];
     while (queue.length > 0) {
       const body = JSON.stringify({
         tracking_script_id: settings.id,
@@ -95,14 +104,29 @@ function start(stub: Footfall | undefined) {
         events: queue.splice(0, 50),
       });
       if (!(beacon && navigator.sendBeacon?.(settings.endpoint, body))) {
-        fetch(settings.endpoint, {
-          method: 'POST',
-          body,
-          keepalive: true,
-          credentials: 'omit',
-        }).catch(() => {});
+        requests.push(
+          fetch(settings.endpoint, {
+            method: 'POST',
+            body,
+            keepalive: true,
+            credentials: 'omit',
+          }).catch(() => {}),
+        );
       }
     }
+    sent = Promise.all(requests);
+  }
+
+  // The visitor's organisation, asked once per page and only with consent; null otherwise.
+  function spotter(): Promise<unknown> {
+    if (!consent) return Promise.resolve(null);
+    send();
+    spotted ??= sent
+      .then(() => fetch(`${settings.spotter}?visitor=${ids()[0]}`, { credentials: 'omit' }))
+      .then((response) => response.json())
+      .then((body) => body.data.organisation)
+      .catch(() => null);
+    return spotted;
   }
 
   function push(type: string, fields: Record<string, unknown> = {}) {
@@ -168,8 +192,12 @@ function start(stub: Footfall | undefined) {
       send();
     } else if (command === 'page') {
       page();
+    } else if (command === 'spotter') {
+      const answer = spotter();
+      if (typeof a === 'function') answer.then(safe(a as (organisation: unknown) => void));
+      return answer;
     } else if (command === 'consent') {
-      consent = a !== false;
+      consent = !optedOut && a !== false;
       if (consent) send();
       else {
         queue = [];

@@ -1,0 +1,58 @@
+import { Type } from '@sinclair/typebox';
+import type { Api, AppDeps } from '../http/api.js';
+import { notFound } from '../http/errors.js';
+import { checkPageWindow, PageSchema, paginate } from '../http/pagination.js';
+import { errorResponses, WorkspaceParams } from '../http/schemas.js';
+import { organisationExists } from '../sessions/query.js';
+import { requireWorkspace } from '../workspaces/access.js';
+import { Contact, ContactsQuery } from './schemas.js';
+import { type ContactRow, findContactPage } from './store.js';
+
+const present = (row: ContactRow): Contact => ({
+  uuid: row.id,
+  email: row.email,
+  traits: row.traits,
+  organisation_uuid: row.organisation_id,
+  visitor_uuids: row.visitor_ids,
+  first_seen: row.first_seen.toISOString(),
+  last_seen: row.last_seen.toISOString(),
+});
+
+export function contactRoutes(app: Api, deps: AppDeps): void {
+  app.get(
+    '/v1/workspaces/:workspaceUuid/contacts',
+    {
+      schema: {
+        tags: ['Contacts'],
+        summary: 'List the people who identified themselves, most recently seen first',
+        params: WorkspaceParams,
+        querystring: ContactsQuery,
+        response: {
+          200: PageSchema(Type.Ref(Contact)),
+          ...errorResponses(401, 404, 422, 429),
+        },
+      },
+    },
+    async (request) => {
+      const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
+      const query = request.query;
+      checkPageWindow(query);
+      if (
+        query.organisation_uuid !== undefined &&
+        !(await organisationExists(deps.db, workspace.id, query.organisation_uuid))
+      ) {
+        throw notFound('Organisation not found.');
+      }
+      const { rows, total } = await findContactPage(
+        deps.db,
+        {
+          workspaceId: workspace.id,
+          organisationId: query.organisation_uuid,
+          domain: query.domain,
+        },
+        { offset: (query.page - 1) * query.size, limit: query.size },
+      );
+      return paginate(request, deps.config.publicUrl, query, total, rows.map(present));
+    },
+  );
+}

@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, startTestApp, type TestApp } from './helpers/app.js';
+import { collector, pageview, visit } from './helpers/collect.js';
+import { runFootfall } from './helpers/process.js';
+import { startReceiver } from './helpers/receiver.js';
+
+let t: TestApp;
+let api: ReturnType<typeof client>;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let dir: string;
+let env: Record<string, string>;
+let ws: string;
+const SITE = 'https://site.example';
+const UNKNOWN_IP = { 'x-forwarded-for': '8.8.4.4' };
+const jane = [randomUUID(), randomUUID()];
+const bob = randomUUID();
+const kim = randomUUID();
+const JANE = 'jane@initrode.com';
+
+beforeAll(async () => {
+  t = await startTestApp({ TRUST_PROXY: '127.0.0.1', ALLOW_PRIVATE_WEBHOOKS: 'true' });
+  dir = await mkdtemp(path.join(os.tmpdir(), 'footfall-forget-'));
+  env = { DATABASE_URL: t.deps.config.databaseUrl as string, DATA_DIR: dir };
+  receiver = await startReceiver([200]);
+  api = client(t.url, (await t.operator()).token);
+  // Every tracked event goes out as a webhook too, so deliveries hold copies of the data.
+  await api('PATCH', '/radar/operator/v1/webhooks', {
+    delivery: { webhook_url: receiver.url, webhook_secret: 'a-long-enough-secret', mode: 'event' },
+  });
+  const workspace = (await api('POST', '/v1/workspaces', { url: SITE })).body.data;
+  ws = workspace.uuid;
+  const send = (visitor: string, events: Record<string, unknown>[]) =>
+    collector(t.url)(visit(workspace.tracking_script_id, events, { visitor }), UNKNOWN_IP);
+  const now = Date.now();
+  const identify = (email: string, ts: number) => ({
+    type: 'identify',
+    ts,
+    url: `${SITE}/signup`,
+    email,
+    traits: { role: 'CTO' },
+  });
+  const sent = [
+    // Jane: a GET form put her address in a page URL; she identifies on two browsers.
+    await send(jane[0] as string, [
+      pageview(`${SITE}/thanks?email=jane%40initrode.com&company=Initrode`, now - 60_000),
+      identify(JANE, now - 50_000),
+    ]),
+    await send(jane[1] as string, [
+      pageview(`${SITE}/`, now - 40_000),
+      identify('Jane@Initrode.com', now - 30_000),
+    ]),
+    // Bob, her colleague, stays.
+    await send(bob, [
+      pageview(`${SITE}/pricing`, now - 20_000),
+      identify('bob@initrode.com', now - 10_000),
+    ]),
+    // Kim mentions her in a custom event: that event goes, Kim's visit stays.
+    await send(kim, [
+      pageview(`${SITE}/refer`, now - 5_000),
+      {
+        type: 'custom',
+        ts: now - 4_000,
+        url: `${SITE}/refer`,
+        name: 'referred',
+        properties: { who: JANE },
+      },
+    ]),
+  ];
+  expect(sent.map((answer) => answer.status)).toEqual([202, 202, 202, 202]);
+  const [initrode] = (await api('GET', `/v1/workspaces/${ws}/organisations`)).body.data;
+  for (const [key, type, value] of [
+    ['main_contact', 'email', JANE],
+    ['tier', 'text', 'gold'],
+  ] as const) {
+    await api('POST', `/v1/workspaces/${ws}/custom-fields`, { key, name: key, type });
+    await api('PUT', `/v1/workspaces/${ws}/organisations/${initrode.uuid}/custom-fields/${key}`, {
+      value,
+    });
+  }
+  // Wait until the worker has rendered and sent every delivery.
+  for (let i = 0; i < 100; i++) {
+    const waiting = await t.database.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('workspace_id', '=', ws)
+      .where('body', 'is', null)
+      .execute();
+    if (waiting.length === 0 && receiver.received.length > 0) break;
+    await sleep(100);
+  }
+});
+afterAll(async () => {
+  await t.close();
+  await receiver.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Every row of the workspace in every table that could hold a person, as text. */
+async function everything(): Promise<string> {
+  const db = t.database.db;
+  const rows = await Promise.all(
+    (
+      [
+        'sessions',
+        'events',
+        'visitors',
+        'contacts',
+        'contact_visitors',
+        'webhook_deliveries',
+        'custom_field_values',
+      ] as const
+    ).map((table) => db.selectFrom(table).selectAll().where('workspace_id', '=', ws).execute()),
+  );
+  return JSON.stringify(rows).toLowerCase();
+}
+
+const sessionsOf = (visitor: string) =>
+  t.database.db
+    .selectFrom('sessions')
+    .select('id')
+    .where('workspace_id', '=', ws)
+    .where('visitor_id', '=', visitor)
+    .execute();
+
+describe('footfall forget', () => {
+  it('removes every row holding the email or the visitor ids, and nobody else’s', async () => {
+    const before = await everything();
+    for (const trace of [JANE, 'jane%40initrode.com', ...jane]) expect(before).toContain(trace);
+    expect(before).toContain('"body":"{'); // deliveries were rendered, with the data in them
+
+    const result = await runFootfall(
+      ['forget', '--workspace', ws, '--email', 'JANE@Initrode.com'],
+      env,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({
+      emails: [JANE],
+      contacts: 1,
+      sessions: 2,
+      custom_field_values: 1,
+    });
+    expect([...report.visitors].sort()).toEqual([...jane].sort());
+    expect(report.events).toBeGreaterThanOrEqual(5);
+    expect(report.webhook_deliveries).toBeGreaterThan(0);
+
+    const after = await everything();
+    for (const trace of [JANE, 'jane%40initrode.com', ...jane]) expect(after).not.toContain(trace);
+
+    // Bob and Kim are still there, Kim without the event that named Jane.
+    expect(after).toContain('bob@initrode.com');
+    expect(await sessionsOf(bob)).toHaveLength(1);
+    expect(await sessionsOf(kim)).toHaveLength(1);
+    const kimEvents = await t.database.db
+      .selectFrom('events')
+      .select('type')
+      .where('workspace_id', '=', ws)
+      .where('session_id', '=', ((await sessionsOf(kim))[0] as { id: string }).id)
+      .execute();
+    expect(kimEvents.map((e) => e.type)).toEqual(['pageview']);
+    expect(after).toContain('"gold"');
+    const contacts = await api('GET', `/v1/workspaces/${ws}/contacts`);
+    expect(contacts.body.data.map((c: { email: string }) => c.email)).toEqual(['bob@initrode.com']);
+  });
+
+  it('by visitor id forgets the person behind it, their address included', async () => {
+    const result = await runFootfall(['forget', '--workspace', ws, '--visitor', bob], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      emails: ['bob@initrode.com'],
+      visitors: [bob],
+      contacts: 1,
+      sessions: 1,
+    });
+    const after = await everything();
+    expect(after).not.toContain('bob@initrode.com');
+    expect(after).not.toContain(bob);
+    expect(await sessionsOf(kim)).toHaveLength(1);
+  });
+
+  it('refuses to guess: exactly one of --email and --visitor, and a workspace that exists', async () => {
+    const neither = await runFootfall(['forget', '--workspace', ws], env);
+    expect(neither.code).toBe(1);
+    expect(neither.stderr).toContain('exactly one of --email or --visitor');
+    const both = await runFootfall(
+      ['forget', '--workspace', ws, '--email', JANE, '--visitor', bob],
+      env,
+    );
+    expect(both.code).toBe(1);
+    const missing = await runFootfall(
+      ['forget', '--workspace', randomUUID(), '--email', JANE],
+      env,
+    );
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('No workspace');
+  });
+});
