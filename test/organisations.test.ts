@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertIpRanges } from '../src/identify/ip-ranges.js';
 import { client, expectFieldError, startTestApp, type TestApp } from './helpers/app.js';
 import { collector, pageview, visit } from './helpers/collect.js';
+import { ACME, addCompanies } from './helpers/companies.js';
 import { expectShape, PAGE_SHAPE } from './helpers/shape.js';
 
 const ORGANISATION_SHAPE = {
@@ -60,29 +61,7 @@ beforeAll(async () => {
     { network: '8.8.8.0/24', domain: 'acme.com', name: 'Acme' },
     { network: '1.1.1.0/24', domain: 'globex.com', name: 'Globex' },
   ]);
-  await t.database.db
-    .insertInto('companies')
-    .values({
-      domain: 'acme.com',
-      name: 'Acme Corporation',
-      website: 'https://www.acme.com',
-      logo: 'https://logo.example/acme.png',
-      founded: '1947',
-      size: '201-500',
-      industry: 'Software',
-      phone: '+44 20 7946 0000',
-      email: 'hello@acme.com',
-      address: JSON.stringify({
-        city: 'London',
-        country: 'GB',
-        latitude: '51.5',
-        street: 'Baker Street',
-      }),
-      profiles: JSON.stringify([
-        { name: 'linkedin', handle: 'acme', url: 'https://linkedin.com/company/acme' },
-      ]),
-    })
-    .execute();
+  await addCompanies(t.database.db, [ACME]);
   const workspace = (await api('POST', '/v1/workspaces', { url: 'https://site.example' })).body
     .data;
   ws = workspace.uuid;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestApp, type TestApp } from './helpers/app.js';
 import { collector, pageview, visit } from './helpers/collect.js';
+import { addCompanies } from './helpers/companies.js';
 
 // Every comparison on every kind of field, run both ways a client can: as an ad hoc search
 // (POST .../organisations) and as a saved segment's members (GET .../organisations?segmentUuid).
@@ -27,28 +28,22 @@ beforeAll(async () => {
   const workspace = (await api('POST', '/v1/workspaces', { url: 'https://site.example' })).body
     .data;
   ws = workspace.uuid;
-  const blank = { website: '', logo: '', founded: '', phone: '', email: '', profiles: '[]' };
-  await t.database.db
-    .insertInto('companies')
-    .values([
-      {
-        ...blank,
-        domain: 'acme.com',
-        name: 'Acme Corporation',
-        industry: 'Software',
-        size: '201-500',
-        address: JSON.stringify({ country: 'GB' }),
-      },
-      {
-        ...blank,
-        domain: 'globex.com',
-        name: 'Globex Inc',
-        industry: 'Manufacturing',
-        size: '5001+',
-        address: JSON.stringify({ country: 'US' }),
-      },
-    ])
-    .execute();
+  await addCompanies(t.database.db, [
+    {
+      domain: 'acme.com',
+      name: 'Acme Corporation',
+      industry: 'Software',
+      size: '201-500',
+      address: { country: 'GB' },
+    },
+    {
+      domain: 'globex.com',
+      name: 'Globex Inc',
+      industry: 'Manufacturing',
+      size: '5001+',
+      address: { country: 'US' },
+    },
+  ]);
   const send = collector(t.url);
   const go = (events: Record<string, unknown>[], visitor: string) =>
     send(visit(workspace.tracking_script_id, events, { visitor }));

@@ -6,6 +6,7 @@ import { upsertIpRanges } from '../src/identify/ip-ranges.js';
 import { client, startTestApp, type TestApp } from './helpers/app.js';
 import { launchChromium } from './helpers/browser.js';
 import { collector, pageview, visit } from './helpers/collect.js';
+import { ACME, addCompanies } from './helpers/companies.js';
 
 /** A one-page site on `host` whose head carries whatever snippet is current. */
 function site(host: string, snippet: () => string): Promise<Server> {
@@ -37,22 +38,7 @@ beforeAll(async () => {
   await upsertIpRanges(t.database.db, [
     { network: '127.0.0.0/8', domain: 'acme.com', name: 'Acme' },
   ]);
-  await t.database.db
-    .insertInto('companies')
-    .values({
-      domain: 'acme.com',
-      name: 'Acme Corporation',
-      website: 'https://www.acme.com',
-      logo: 'https://logo.example/acme.png',
-      founded: '1947',
-      size: '201-500',
-      industry: 'Software',
-      phone: '+44 20 7946 0000',
-      email: 'hello@acme.com',
-      address: JSON.stringify({ city: 'London', country: 'GB', street: 'Baker Street' }),
-      profiles: JSON.stringify([]),
-    })
-    .execute();
+  await addCompanies(t.database.db, [ACME]);
   own = await site('127.0.0.2', () => snippet);
   foreign = await site('127.0.0.3', () => snippet);
   ownUrl = origin(own, '127.0.0.2');
