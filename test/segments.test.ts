@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertIpRanges } from '../src/identify/ip-ranges.js';
+import { deleteExpired } from '../src/privacy/retention.js';
 import { client, expectFieldError, startTestApp, type TestApp } from './helpers/app.js';
 import { collector, pageview, visit } from './helpers/collect.js';
 import { type Received, startReceiver } from './helpers/receiver.js';
@@ -375,9 +376,21 @@ describe('membership kept current', () => {
     await until(async () => (await segmentsOf(org)).includes(unknownSize));
   });
 
+  it('follows the retention job deleting old sessions', async () => {
+    const at = Date.now() - 40 * 86_400_000;
+    await send([identify('fa@old.example', at), pageview('https://acme.com/', at)], randomUUID());
+    const org = await organisationOf('old.example');
+    const visited = await segment('Visited', where('sessions', 'greater_than', 0));
+    expect(await segmentsOf(org)).toContain(visited);
+    // What the daily job does with RETENTION_DAYS=30.
+    expect((await deleteExpired(t.database.db, 30)).sessions).toBe(1);
+    await until(async () => !(await segmentsOf(org)).includes(visited));
+  });
+
   it('follows time: relative-date boundaries passing', async () => {
     const visitor = randomUUID();
-    const at = Date.now() - 50_000;
+    // The boundary passes 20 s after the visit; the check waits up to 40 s for the move.
+    const at = Date.now() - 40_000;
     await send([identify('di@quiet.example', at), pageview('https://acme.com/', at)], visitor);
     const org = await organisationOf('quiet.example');
     const active = await segment(
@@ -395,9 +408,9 @@ describe('membership kept current', () => {
     await until(async () => {
       const now = await segmentsOf(org);
       return now.includes(dormant) && !now.includes(active);
-    }, 30_000);
+    }, 40_000);
     await until(() => entered().some((body) => body.segment.uuid === dormant));
-  }, 40_000);
+  }, 60_000);
 
   it('follows an identification that moves sessions between organisations', async () => {
     const visitor = randomUUID();
