@@ -51,11 +51,11 @@ export async function workspaceSegments(
 export async function refreshSegment(
   trx: Kysely<Database>,
   segment: SavedSegment,
-  options: { organisationIds?: string[]; notify: boolean },
+  options: { organisationIds?: string[]; notify: boolean; locked?: boolean },
 ): Promise<{ entered: number; left: number }> {
   const { workspaceId, id } = segment;
   const ids = options.organisationIds;
-  await sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS}, hashtext(${id}))`.execute(trx);
+  if (!options.locked) await lockSegments(trx, [id]);
   const matching = matchingOrganisations(segment.filters, { workspaceId, organisationIds: ids });
   const { rows } = await sql<{ entered: number; left: number }>`
     WITH matching AS (${matching}),
@@ -86,8 +86,8 @@ export async function refreshSegment(
 
 /**
  * Brings these organisations' membership of every segment of the workspace up to date
- * (segments in id order, so concurrent refreshes take their locks in one order). Run
- * inside the transaction of the change, so the change and its consequences commit together.
+ * (locks taken in segment id order, so concurrent refreshes never deadlock). Run inside
+ * the transaction of the change, so the change and its consequences commit together.
  */
 export async function refreshOrganisations(
   trx: Kysely<Database>,
@@ -95,9 +95,27 @@ export async function refreshOrganisations(
   organisationIds: string[],
 ): Promise<void> {
   if (organisationIds.length === 0) return;
+  // Locks first, filters after: a segment saved meanwhile is then read as saved.
+  const ids = await trx
+    .selectFrom('segments')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('id')
+    .execute();
+  if (ids.length === 0) return;
+  await lockSegments(
+    trx,
+    ids.map((row) => row.id),
+  );
   for (const segment of await workspaceSegments(trx, workspaceId)) {
-    await refreshSegment(trx, segment, { organisationIds, notify: true });
+    await refreshSegment(trx, segment, { organisationIds, notify: true, locked: true });
   }
+}
+
+/** Takes the segments' refresh locks (held to the end of the transaction), in the order given. */
+async function lockSegments(trx: Kysely<Database>, ids: string[]): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS}, hashtext(id))
+            FROM unnest(${ids}::text[]) WITH ORDINALITY AS s(id, n) ORDER BY n`.execute(trx);
 }
 
 /**
