@@ -55,7 +55,9 @@ export async function refreshSegment(
 ): Promise<{ entered: number; left: number }> {
   const { workspaceId, id } = segment;
   const ids = options.organisationIds;
-  if (!options.locked) await lockSegments(trx, [id]);
+  if (!options.locked) {
+    await sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS}, hashtext(${id}))`.execute(trx);
+  }
   const matching = matchingOrganisations(segment.filters, { workspaceId, organisationIds: ids });
   const { rows } = await sql<{ entered: number; left: number }>`
     WITH matching AS (${matching}),
@@ -95,27 +97,14 @@ export async function refreshOrganisations(
   organisationIds: string[],
 ): Promise<void> {
   if (organisationIds.length === 0) return;
-  // Locks first, filters after: a segment saved meanwhile is then read as saved.
-  const ids = await trx
-    .selectFrom('segments')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .orderBy('id')
-    .execute();
-  if (ids.length === 0) return;
-  await lockSegments(
-    trx,
-    ids.map((row) => row.id),
-  );
+  // Locks first (in id order, one statement), filters after: a segment saved meanwhile
+  // is then read as saved.
+  const locked = await sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS}, hashtext(id::text))
+    FROM segments WHERE workspace_id = ${workspaceId} ORDER BY id`.execute(trx);
+  if (locked.rows.length === 0) return;
   for (const segment of await workspaceSegments(trx, workspaceId)) {
     await refreshSegment(trx, segment, { organisationIds, notify: true, locked: true });
   }
-}
-
-/** Takes the segments' refresh locks (held to the end of the transaction), in the order given. */
-async function lockSegments(trx: Kysely<Database>, ids: string[]): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS}, hashtext(id))
-            FROM unnest(${ids}::text[]) WITH ORDINALITY AS s(id, n) ORDER BY n`.execute(trx);
 }
 
 /**
