@@ -1,23 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { isUuid } from '../auth/tokens.js';
-import {
-  clearCustomValue,
-  findCustomField,
-  listCustomFields,
-  setCustomValue,
-} from '../custom-fields/store.js';
+import { clearCustomValue, findCustomField, setCustomValue } from '../custom-fields/store.js';
 import { checkValue, isRequired } from '../custom-fields/values.js';
 import type { Api, AppDeps } from '../http/api.js';
-import { fieldError, notFound, unprocessable } from '../http/errors.js';
+import { fieldError, notFound } from '../http/errors.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, Message, WorkspaceParams, Wrapped } from '../http/schemas.js';
-import { checkFilters, FiltersInput } from '../segments/filters.js';
+import { FiltersInput, requireFilters } from '../segments/filters.js';
 import { refreshOrganisations } from '../segments/membership.js';
 import { dateRange } from '../sessions/dates.js';
 import { organisationExists, segmentExists } from '../sessions/query.js';
 import { requireWorkspace } from '../workspaces/access.js';
-import { findOrganisationPage } from './list.js';
+import { findOrganisationPage, type OrganisationFilters } from './list.js';
 import { loadOrganisations } from './read.js';
 import { Organisation, OrganisationFieldParams, OrganisationParams } from './schemas.js';
 import { attachTag, detachTag } from './tags.js';
@@ -37,6 +32,19 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
       throw notFound('Organisation not found.');
     }
     return { workspaceId: workspace.id, organisationId: params.organisationUuid };
+  };
+  /** A page of the organisations matching `filters`, in the list's envelope. */
+  const organisationPage = async (
+    request: FastifyRequest,
+    query: { page: number; size: number },
+    filters: OrganisationFilters,
+  ) => {
+    const { ids, total } = await findOrganisationPage(deps.db, filters, {
+      offset: (query.page - 1) * query.size,
+      limit: query.size,
+    });
+    const data = await loadOrganisations(deps.db, filters.workspaceId, ids);
+    return paginate(request, deps.config.publicUrl, query, total, data);
   };
   const tagName = (raw: string) => {
     const name = raw.trim();
@@ -78,13 +86,12 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
           (await segmentExists(deps.db, workspace.id, query.segmentUuid));
         if (!known) throw notFound('Segment not found.');
       }
-      const { ids, total } = await findOrganisationPage(
-        deps.db,
-        { workspaceId: workspace.id, name: query.name, range, segmentId: query.segmentUuid },
-        { offset: (query.page - 1) * query.size, limit: query.size },
-      );
-      const data = await loadOrganisations(deps.db, workspace.id, ids);
-      return paginate(request, deps.config.publicUrl, query, total, data);
+      return organisationPage(request, query, {
+        workspaceId: workspace.id,
+        name: query.name,
+        range,
+        segmentId: query.segmentUuid,
+      });
     },
   );
 
@@ -110,18 +117,8 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
       const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
       const query = request.query;
       checkPageWindow(query);
-      const checked = checkFilters(
-        request.body.filters,
-        await listCustomFields(deps.db, workspace.id),
-      );
-      if ('errors' in checked) throw unprocessable(checked.errors);
-      const { ids, total } = await findOrganisationPage(
-        deps.db,
-        { workspaceId: workspace.id, range: null, filters: checked.filters },
-        { offset: (query.page - 1) * query.size, limit: query.size },
-      );
-      const data = await loadOrganisations(deps.db, workspace.id, ids);
-      return paginate(request, deps.config.publicUrl, query, total, data);
+      const filters = await requireFilters(deps.db, workspace.id, request.body.filters);
+      return organisationPage(request, query, { workspaceId: workspace.id, range: null, filters });
     },
   );
 

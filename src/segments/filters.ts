@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { FieldOption } from '../db/schema.js';
-import type { FieldErrors } from '../http/errors.js';
+import type { Kysely } from 'kysely';
+import { listCustomFields } from '../custom-fields/store.js';
+import type { Database, FieldOption } from '../db/schema.js';
+import { type FieldErrors, unprocessable } from '../http/errors.js';
 import { isDay } from '../http/validation.js';
 
 /**
@@ -315,6 +317,17 @@ export function checkFilters(
   const filters = group(input, root, 1);
   if (Object.keys(errors).length > 0 || !filters) return { errors };
   return { filters };
+}
+
+/** A filter from a request, checked against the workspace's custom fields; 422 otherwise. */
+export async function requireFilters(
+  db: Kysely<Database>,
+  workspaceId: string,
+  input: unknown,
+): Promise<Group> {
+  const result = checkFilters(input, await listCustomFields(db, workspaceId));
+  if ('errors' in result) throw unprocessable(result.errors);
+  return result.filters;
 }
 
 type Checked = { value: Scalar | Scalar[] | null } | { problem: string };

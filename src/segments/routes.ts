@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { listCustomFields } from '../custom-fields/store.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { notFound, unprocessable } from '../http/errors.js';
 import { errorResponses, Message, WorkspaceParams } from '../http/schemas.js';
 import { requireWorkspace } from '../workspaces/access.js';
-import { checkFilters, FiltersInput, FiltersSchema, type Group } from './filters.js';
+import { FiltersInput, FiltersSchema, requireFilters } from './filters.js';
 import { deleteSegment, findSegment, listSegments, saveSegment } from './store.js';
 
 export const Segment = Type.Object(
@@ -27,12 +26,6 @@ const Name = Type.String({ minLength: 1, maxLength: 255 });
 const tags = ['Segments'];
 
 export function segmentRoutes(app: Api, deps: AppDeps): void {
-  /** The filters checked against the workspace's fields, or a 422 naming each problem. */
-  const checked = async (workspaceId: string, filters: unknown): Promise<Group> => {
-    const result = checkFilters(filters, await listCustomFields(deps.db, workspaceId));
-    if ('errors' in result) throw unprocessable(result.errors);
-    return result.filters;
-  };
   const checkedName = (name: string) => {
     const trimmed = name.trim();
     if (!trimmed) throw unprocessable({ name: ['The name field must not be empty.'] });
@@ -87,7 +80,7 @@ export function segmentRoutes(app: Api, deps: AppDeps): void {
     async (request, reply) => {
       const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
       const name = checkedName(request.body.name);
-      const filters = await checked(workspace.id, request.body.filters);
+      const filters = await requireFilters(deps.db, workspace.id, request.body.filters);
       const saved = await saveSegment(deps.db, workspace.id, { name, filters });
       if (!saved) throw new Error('The segment was not saved.');
       reply.status(201);
@@ -130,7 +123,9 @@ export function segmentRoutes(app: Api, deps: AppDeps): void {
       const { body } = request;
       const name = body.name === undefined ? undefined : checkedName(body.name);
       const filters =
-        body.filters === undefined ? undefined : await checked(workspaceId, body.filters);
+        body.filters === undefined
+          ? undefined
+          : await requireFilters(deps.db, workspaceId, body.filters);
       if (name === undefined && filters === undefined) return present(segment);
       const saved = await saveSegment(deps.db, workspaceId, { id: segment.id, name, filters });
       if (!saved) throw notFound('Segment not found.');
