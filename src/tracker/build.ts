@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import type { TrackerSettings } from './settings.js';
 
 // The browser source, found from src/tracker/ and from dist/tracker/ alike.
 const SOURCE = fileURLToPath(new URL('../../src/tracker/browser/tracker.ts', import.meta.url));
@@ -19,17 +20,6 @@ export function trackerBundle(): Promise<string> {
     legalComments: 'none',
   }).then((result) => (result.outputFiles[0]?.text ?? '').trim());
   return bundled;
-}
-
-export interface TrackerSettings {
-  id: string;
-  endpoint: string;
-  spotter: string;
-  /** Whether the workspace honours Global Privacy Control. */
-  gpc: boolean;
-  forms: boolean;
-  clicks: boolean;
-  downloads: boolean;
 }
 
 /** The script for one workspace: its settings built in, and an ETag over the whole text. */

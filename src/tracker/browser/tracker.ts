@@ -6,16 +6,9 @@ import {
   redactUrl,
   SENSITIVE_FIELD,
 } from '../../ingest/sensitive.js';
+import type { TrackerSettings } from '../settings.js';
 
-declare const __FOOTFALL__: {
-  id: string;
-  endpoint: string;
-  spotter: string;
-  gpc: boolean;
-  forms: boolean;
-  clicks: boolean;
-  downloads: boolean;
-};
+declare const __FOOTFALL__: TrackerSettings;
 
 type Call = (command: string, a?: unknown, b?: unknown) => unknown;
 type Queued = IArguments | unknown[];
