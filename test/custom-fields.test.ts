@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, expectFieldError, startTestApp, type TestApp } from './helpers/app.js';
 import { CUSTOM_FIELD_SHAPE, expectShape } from './helpers/shape.js';
@@ -5,12 +7,14 @@ import { CUSTOM_FIELD_SHAPE, expectShape } from './helpers/shape.js';
 let t: TestApp;
 let call: ReturnType<typeof client>;
 let base: string;
+let workspaceUuid: string;
 
 beforeAll(async () => {
   t = await startTestApp();
   call = client(t.url, (await t.operator()).token);
   const workspace = await call('POST', '/v1/workspaces', { url: 'https://acme.com' });
-  base = `/v1/workspaces/${workspace.body.data.uuid}/custom-fields`;
+  workspaceUuid = workspace.body.data.uuid;
+  base = `/v1/workspaces/${workspaceUuid}/custom-fields`;
 });
 afterAll(() => t.close());
 
@@ -177,5 +181,135 @@ describe('custom field definitions', () => {
     const answer = await call('PATCH', `${base}/never_made`, { name: 'x' });
     expect(answer.status).toBe(404);
     expect(answer.body).toEqual({ success: false, message: expect.any(String) });
+  });
+});
+
+describe('tenant patterns and value limits', () => {
+  let organisation: string;
+  const put = (key: string, value: unknown) =>
+    call(
+      'PUT',
+      `/v1/workspaces/${workspaceUuid}/organisations/${organisation}/custom-fields/${key}`,
+      {
+        value,
+      },
+    );
+  const withPattern = (pattern: unknown) => [{ type: 'pattern', config: { value: pattern } }];
+
+  beforeAll(async () => {
+    // An organisation to hold values; how it came to be does not matter here.
+    const workspace = await t.database.db
+      .selectFrom('workspaces')
+      .select('id')
+      .where('id', '=', workspaceUuid)
+      .executeTakeFirstOrThrow();
+    organisation = randomUUID();
+    await t.database.db
+      .insertInto('organisations')
+      .values({
+        workspace_id: workspace.id,
+        id: organisation,
+        domain: 'patterned.example',
+        name: '',
+      })
+      .execute();
+  });
+
+  it('refuses a pattern RE2 cannot run in linear time, naming the rule', async () => {
+    for (const pattern of [
+      '(a)\\1', // backreference
+      'a(?=b)', // lookahead
+      '(?<!x)y', // lookbehind
+      '(unclosed',
+      'x'.repeat(1001),
+      '(\\w|\\d){400}(x|y){400}', // a program too large to match quickly
+      42,
+    ]) {
+      const answer = await call('POST', base, {
+        key: 'refused',
+        name: 'Refused',
+        type: 'text',
+        field_rules: withPattern(pattern),
+      });
+      expect({ pattern, status: answer.status }).toEqual({ pattern, status: 422 });
+      expectFieldError(answer, 'field_rules.0.config.value', true);
+    }
+    await create({ key: 'later_pattern', name: 'Later', type: 'text' });
+    expectFieldError(
+      await call('PATCH', `${base}/later_pattern`, {
+        field_rules: [{ type: 'required', config: {} }, ...withPattern('a(?!b)')],
+      }),
+      'field_rules.1.config.value',
+      true,
+    );
+    // RE2 syntax that is also JavaScript's is kept as given.
+    const kept = await create({
+      key: 'postcode',
+      name: 'Postcode',
+      type: 'text',
+      field_rules: withPattern('^(?<area>[A-Z]{1,2})\\d'),
+    });
+    expect(kept.rules).toEqual(withPattern('^(?<area>[A-Z]{1,2})\\d'));
+    expect((await put('postcode', 'SW1A 1AA')).status).toBe(200);
+    expectFieldError(await put('postcode', 'sw1a'), 'value', true);
+  });
+
+  it('checks ^(a+)+$ in linear time, and /healthz answers meanwhile', async () => {
+    await create({
+      key: 'nested',
+      name: 'Nested',
+      type: 'text',
+      field_rules: withPattern('^(a+)+$'),
+    });
+    expect((await put('nested', 'a'.repeat(28))).status).toBe(200);
+    // The 28-character value first: a backtracking engine spends seconds on it already.
+    for (const value of [`${'a'.repeat(27)}b`, `${'a'.repeat(5000)}b`]) {
+      let done = false;
+      const started = performance.now();
+      const answer = put('nested', value).finally(() => {
+        done = true;
+      });
+      const health: number[] = [];
+      while (!done || health.length === 0) {
+        const asked = performance.now();
+        const healthz = await fetch(`${t.url}/healthz`);
+        expect(healthz.status).toBe(200);
+        health.push(performance.now() - asked);
+        await sleep(10);
+      }
+      const refused = await answer;
+      expect(performance.now() - started).toBeLessThan(1000);
+      expectFieldError(refused, 'value', true);
+      expect(refused.body.errors.value[0]).toContain('must match');
+      expect(Math.max(...health)).toBeLessThan(1000);
+    }
+  });
+
+  it('checks e-mail values in linear time and caps e-mail and URL lengths', async () => {
+    await create({ key: 'contact_email', name: 'Contact email', type: 'email' });
+    await create({ key: 'homepage', name: 'Homepage', type: 'url' });
+    // Quadratic for the regular expression this check replaced: seconds for 70 KB.
+    const hostile = `a@${'b.'.repeat(35_000)} `;
+    const started = performance.now();
+    const refused = await put('contact_email', hostile);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expectFieldError(refused, 'value', true);
+
+    const local = 'a'.repeat(64);
+    const longest = `${local}@${'d'.repeat(181)}.example`; // 254 characters
+    expect(longest).toHaveLength(254);
+    expect((await put('contact_email', longest)).status).toBe(200);
+    expectFieldError(await put('contact_email', `a${longest}`), 'value', true);
+    for (const bad of ['ann', 'ann@', '@acme.com', 'ann@acme', 'ann@@acme.com', 'ann @acme.com']) {
+      expectFieldError(await put('contact_email', bad), 'value', true);
+    }
+    expect((await put('contact_email', 'Ann.Lee+crm@mail.acme.co.uk')).status).toBe(200);
+
+    const url = `https://acme.com/${'p'.repeat(2048 - 'https://acme.com/'.length)}`;
+    expect((await put('homepage', url)).status).toBe(200);
+    const tooLong = await put('homepage', `${url}q`);
+    expectFieldError(tooLong, 'value', true);
+    expect(tooLong.body.errors.value[0]).toContain('2,048');
+    expectFieldError(await put('nested', 'a'.repeat(10_001)), 'value', true);
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { isEmailAddress } from '../http/email-address.js';
 
 export interface Operator {
   id: string;
@@ -16,7 +17,7 @@ export async function createOperator(
   name = '',
 ): Promise<Operator> {
   const normalised = email.trim();
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(normalised)) {
+  if (!isEmailAddress(normalised)) {
     throw new Error(`"${email}" is not an email address.`);
   }
   if (await findOperatorByEmail(db, normalised)) {

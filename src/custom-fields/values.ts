@@ -1,6 +1,11 @@
 import type { FieldOption, FieldRule } from '../db/schema.js';
+import { EMAIL_MAX_LENGTH, isEmailAddress } from '../http/email-address.js';
 import { isDay } from '../http/validation.js';
+import { compilePattern } from './pattern.js';
 import type { CustomFieldRow } from './store.js';
+
+/** The longest value of a `text` and of a `url` field (a browser's practical URL limit). */
+const VALUE_LIMITS = { text: 10_000, url: 2_048 } as const;
 
 /** The value to store, or the problem with it (checked by type, options and rules). */
 export function checkValue(
@@ -11,7 +16,7 @@ export function checkValue(
   const options = (field.options as FieldOption[]).map((option) => option.key);
   switch (field.type) {
     case 'text':
-      if (typeof value !== 'string' || value.length > 10_000) {
+      if (typeof value !== 'string' || value.length > VALUE_LIMITS.text) {
         return problem('must be text of at most 10,000 characters');
       }
       break;
@@ -39,13 +44,17 @@ export function checkValue(
       }
       break;
     case 'url':
-      if (typeof value !== 'string' || !/^https?:\/\/[^\s/]+/i.test(value)) {
-        return problem('must be an http or https URL');
+      if (
+        typeof value !== 'string' ||
+        value.length > VALUE_LIMITS.url ||
+        !/^https?:\/\/[^\s/]+/i.test(value)
+      ) {
+        return problem('must be an http or https URL of at most 2,048 characters');
       }
       break;
     case 'email':
-      if (typeof value !== 'string' || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) {
-        return problem('must be an email address');
+      if (typeof value !== 'string' || !isEmailAddress(value)) {
+        return problem(`must be an email address of at most ${EMAIL_MAX_LENGTH} characters`);
       }
       break;
   }
@@ -72,10 +81,13 @@ function breaks(rule: FieldRule, value: unknown): string | null {
         : null;
     case 'max':
       return typeof value === 'number' && value > Number(limit) ? `must be at most ${limit}` : null;
-    case 'pattern':
-      return typeof value === 'string' && !new RegExp(String(limit)).test(value)
-        ? `must match ${limit}`
-        : null;
+    case 'pattern': {
+      if (typeof value !== 'string') return null;
+      const compiled = compilePattern(String(limit));
+      // A rule saved before patterns were RE2's may not compile: refuse rather than skip it.
+      if ('problem' in compiled) return "cannot be checked: the field's pattern is not supported";
+      return compiled.pattern.test(value) ? null : `must match ${limit}`;
+    }
     default:
       return null;
   }

@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { getDomain } from 'tldts';
 import type { Database } from '../db/schema.js';
+import { isEmailAddress } from '../http/email-address.js';
 import type { TrackedEvent } from '../ingest/body.js';
 import { queueForSegments } from '../segments/membership.js';
 import type { OrganisationHint } from './ip-ranges.js';
@@ -34,7 +35,6 @@ export function businessDomain(email: string): string | null {
 }
 
 const EMAIL_FIELD = /e-?mail/i;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** An email address a request gives, with the traits an `identify()` call sent along. */
 export interface EmailSighting {
@@ -60,7 +60,7 @@ export function emailSightings(events: TrackedEvent[]): EmailSighting[] {
   }
   return found
     .map((sighting) => ({ ...sighting, email: sighting.email.trim().toLowerCase() }))
-    .filter((sighting) => EMAIL.test(sighting.email));
+    .filter((sighting) => isEmailAddress(sighting.email));
 }
 
 export const emailsOf = (events: TrackedEvent[]): string[] =>
