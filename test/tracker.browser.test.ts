@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertIpRanges } from '../src/identify/ip-ranges.js';
 import { client, startTestApp, type TestApp } from './helpers/app.js';
 import { launchChromium } from './helpers/browser.js';
+import { databaseText } from './helpers/dump.js';
 
 // A small customer site on another loopback address, so the tracker works cross-origin.
 function customerSite(snippet: string): Promise<Server> {
@@ -33,6 +34,42 @@ function customerSite(snippet: string): Promise<Server> {
     '/thanks': page(
       'Thanks',
       `<p>Thanks!</p><a id="out" href="https://partner.example/landing">Partner</a>`,
+    ),
+    // Every kind of sensitive field of issue 11 and 12, found by name, id or autocomplete,
+    // and card numbers in innocently named fields.
+    '/privacy': page(
+      'Checkout',
+      `<button id="step2" onclick="history.pushState({}, '', '/privacy/step2#id_token=PUSHED-ID-TOKEN')">Next</button>
+       <a id="terms" href="/files/terms.pdf#token=LINK-TOKEN-77" download>Terms</a>
+       <form id="checkout" name="checkout" action="/thanks" method="post">
+         <input name="email" type="email">
+         <input name="company">
+         <input name="postal_code">
+         <input name="promo_code">
+         <input name="cc_number">
+         <input name="security_code">
+         <input name="pincode">
+         <input name="apikey">
+         <input name="totp">
+         <input name="mfa_code">
+         <input name="cc_exp">
+         <input name="account_number">
+         <input name="sort_code">
+         <input name="field_a" id="ssn">
+         <input name="field_b" id="userPin">
+         <input name="code" autocomplete="one-time-code">
+         <input name="when" autocomplete="cc-exp">
+         <input name="holder" autocomplete="billing cc-name">
+         <input name="digits" autocomplete="cc-csc">
+         <input name="choose" autocomplete="new-password">
+         <input name="reference">
+         <textarea name="message"></textarea>
+         <button type="submit">Pay</button>
+       </form>
+       <form id="callback" name="callback" onsubmit="return false">
+         <input name="phone">
+         <input name="order_ref">
+       </form>`,
     ),
     '/files/brochure.pdf': '%PDF-1.4 brochure',
     '/twice': page('Twice', snippet), // the snippet pasted a second time
@@ -208,6 +245,94 @@ describe('the tracker in Chromium', () => {
     // A three-digit CVC could appear inside any id or time: look for it as a value and a field.
     expect(everything).not.toContain('"737"');
     expect(everything).not.toMatch(/cvc/i);
+    await context.close();
+  });
+
+  it('stores no sensitive form value, card number or URL fragment anywhere', async () => {
+    const context = await browser.newContext({ acceptDownloads: true });
+    const page = await context.newPage();
+    await page.goto(
+      `${siteUrl}/privacy#access_token=FRAGMENT-ACCESS-TOKEN&id_token=FRAGMENT-ID-TOKEN`,
+    );
+    await page.waitForFunction(
+      () => (globalThis as { footfall?: { loaded?: boolean } }).footfall?.loaded,
+    );
+    const download = page.waitForEvent('download');
+    await page.click('#terms');
+    await download;
+    await page.click('#step2');
+    const secrets: Record<string, string> = {
+      cc_number: '5555 5555 5555 4444',
+      security_code: 'SECURITY-CODE-918',
+      pincode: 'PINCODE-5521',
+      apikey: 'APIKEY-9X8C7V',
+      totp: 'TOTP-481516',
+      mfa_code: 'MFA-CODE-2342',
+      cc_exp: 'CCEXP-07/38',
+      account_number: 'ACCOUNT-31926819',
+      sort_code: 'SORT-60-16-13',
+      field_a: 'SSN-078-05-1120',
+      field_b: 'USERPIN-7788',
+      code: 'ONE-TIME-552211',
+      when: 'EXPIRY-09/37',
+      holder: 'CARDHOLDER-JANE-Q',
+      digits: 'CSC-4417',
+      choose: 'NEW-PASSWORD-Tr0ub4dor',
+      reference: '4242-4242-4242-4242',
+      message: 'Please charge 3782 822463 10005 today',
+    };
+    const kept = {
+      email: 'jane@acme.com',
+      company: 'Acme',
+      postal_code: 'SW1A 1AA',
+      promo_code: 'SPRING',
+    };
+    for (const [name, value] of Object.entries({ ...kept, ...secrets })) {
+      await page.fill(`#checkout [name=${name}]`, value);
+    }
+    // Left unsent: a card number typed into an innocent field of another form.
+    await page.fill('#callback [name=phone]', '+44 20 7946 0958');
+    await page.fill('#callback [name=order_ref]', '6011 1111 1111 1117');
+    await Promise.all([page.waitForURL('**/thanks'), page.click('#checkout button[type=submit]')]);
+
+    const visit = (body: Awaited<ReturnType<typeof sessions>>) =>
+      body.data.find((s: { views: { url: string }[] }) =>
+        s.views.some((v) => v.url.includes('/privacy')),
+      );
+    const body = await until(sessions, (b) => {
+      const types = visit(b)?.events.map((e: { event_type: string }) => e.event_type) ?? [];
+      return (
+        ['form_submit', 'form_abandon', 'download'].every((t) => types.includes(t)) &&
+        visit(b).views.length === 3
+      );
+    });
+    const session = visit(body);
+    expect(session.views.map((v: { url: string }) => v.url)).toEqual([
+      `${siteUrl}/privacy`,
+      `${siteUrl}/privacy/step2`,
+      `${siteUrl}/thanks`,
+    ]);
+    const events = session.events as Record<string, unknown>[];
+    const [submit] = events.filter((e) => e.event_type === 'form_submit');
+    expect(submit?.fields).toEqual(Object.entries(kept).map(([name, value]) => ({ name, value })));
+    const [abandon] = events.filter((e) => e.event_type === 'form_abandon');
+    expect(abandon?.fields).toEqual([{ name: 'phone', value: '+44 20 7946 0958' }]);
+    const [terms] = events.filter((e) => e.event_type === 'download');
+    expect(terms?.properties).toContainEqual({ name: 'href', value: `${siteUrl}/files/terms.pdf` });
+
+    const dump = await databaseText(t.database.db);
+    expect(dump).toContain('jane@acme.com'); // the dump does hold what was kept
+    const leaked = [
+      ...Object.values(secrets),
+      '5555555555554444',
+      '378282246310005',
+      '6011 1111 1111 1117',
+      'FRAGMENT-ACCESS-TOKEN',
+      'FRAGMENT-ID-TOKEN',
+      'PUSHED-ID-TOKEN',
+      'LINK-TOKEN-77',
+    ].filter((value) => dump.includes(value));
+    expect(leaked).toEqual([]);
     await context.close();
   });
 

@@ -2,7 +2,13 @@ import { type Static, Type } from '@sinclair/typebox';
 import Ajv from 'ajv';
 import { badRequest, HttpError } from '../http/errors.js';
 import { fieldErrors } from '../http/validation.js';
-import { MAX_FIELDS, MAX_VALUE_LENGTH, redactUrl, SENSITIVE_FIELD } from './sensitive.js';
+import {
+  hasCardNumber,
+  MAX_FIELDS,
+  MAX_VALUE_LENGTH,
+  redactUrl,
+  sensitiveName,
+} from './sensitive.js';
 
 export const EVENT_TYPES = [
   'pageview',
@@ -114,7 +120,7 @@ function normalise(event: RawEvent, index: number, receivedAt: Date): TrackedEve
   let data: Record<string, unknown>;
   switch (event.type) {
     case 'pageview':
-      data = { referrer: redactUrl(event.referrer ?? ''), title: event.title ?? '' };
+      data = { referrer: storedUrl(event.referrer ?? ''), title: event.title ?? '' };
       break;
     case 'page_leave':
       need('time_on_page');
@@ -132,7 +138,7 @@ function normalise(event: RawEvent, index: number, receivedAt: Date): TrackedEve
     case 'click':
     case 'download':
       need('href');
-      data = { href: redactUrl(event.href ?? ''), text: event.text ?? '' };
+      data = { href: storedUrl(event.href ?? ''), text: event.text ?? '' };
       break;
     case 'custom':
       need('name');
@@ -143,19 +149,26 @@ function normalise(event: RawEvent, index: number, receivedAt: Date): TrackedEve
       data = { email: (event.email ?? '').trim().toLowerCase(), traits: event.traits ?? {} };
       break;
   }
-  return { type: event.type, ts: when, url: redactUrl(event.url), data };
+  return { type: event.type, ts: when, url: storedUrl(event.url), data };
 }
 
-/** Names with their values as text, never a sensitive value, at most 50 of them. */
+// Hash routes (`#/path`) are kept, as the tracker sends them only where the site opted in;
+// every other fragment, and credentials in a route, are cut.
+const storedUrl = (url: string) => redactUrl(url, true);
+
+/**
+ * Names with their values as text, at most 50 of them; never a field whose name looks
+ * sensitive nor a value holding a card number (the tracker's autocomplete check is its own).
+ */
 function safeFields(fields: { name: string; value: unknown }[]) {
-  return fields
-    .filter((field) => field.name !== '' && !SENSITIVE_FIELD.test(field.name))
-    .slice(0, MAX_FIELDS)
-    .map((field) => ({
-      name: field.name.slice(0, 255),
-      value: (typeof field.value === 'string'
-        ? field.value
-        : JSON.stringify(field.value ?? '')
-      ).slice(0, MAX_VALUE_LENGTH),
-    }));
+  const kept: { name: string; value: string }[] = [];
+  for (const field of fields) {
+    const whole = typeof field.value === 'string' ? field.value : JSON.stringify(field.value ?? '');
+    const value = whole.slice(0, MAX_VALUE_LENGTH);
+    // Checked whole and cut: the cut may leave the start of a longer run that passes Luhn.
+    if (!field.name || sensitiveName(field.name) || hasCardNumber(whole) || hasCardNumber(value))
+      continue;
+    if (kept.push({ name: field.name.slice(0, 255), value }) === MAX_FIELDS) break;
+  }
+  return kept;
 }

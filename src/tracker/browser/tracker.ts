@@ -1,10 +1,12 @@
 // The Footfall tracker, bundled by esbuild and served at /t/{tracking_script_id}.js with
 // the workspace's settings in __FOOTFALL__. It must never throw into the host page.
 import {
+  hasCardNumber,
   MAX_FIELDS,
   MAX_VALUE_LENGTH,
   redactUrl,
-  SENSITIVE_FIELD,
+  sensitiveAutocomplete,
+  sensitiveName,
 } from '../../ingest/sensitive.js';
 import type { TrackerSettings } from '../settings.js';
 
@@ -133,16 +135,20 @@ function start(stub: Footfall | undefined) {
     for (const element of Array.from(form.elements) as HTMLInputElement[]) {
       const name = element.name || element.id;
       const type = element.type;
+      const value = String(element.value ?? '');
       if (
         !name ||
         SKIPPED_INPUTS.test(type) ||
         ((type === 'checkbox' || type === 'radio') && !element.checked) ||
-        SENSITIVE_FIELD.test(`${name} ${element.id} ${element.autocomplete || ''}`) ||
+        sensitiveName(name) ||
+        sensitiveName(element.id) ||
+        sensitiveAutocomplete(element.getAttribute('autocomplete') || '') ||
+        hasCardNumber(value) ||
         fields.length >= MAX_FIELDS
       ) {
         continue;
       }
-      fields.push({ name, value: String(element.value ?? '').slice(0, MAX_VALUE_LENGTH) });
+      fields.push({ name, value: value.slice(0, MAX_VALUE_LENGTH) });
     }
     push(type, {
       form_id: form.getAttribute('id') || '',
