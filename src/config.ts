@@ -14,6 +14,8 @@ export interface Config {
   defaultUsageLimit: number;
   sessionIdleSeconds: number;
   webhookRetrySeconds: number[];
+  /** The whole of one webhook attempt (connect, send, status line) must fit in this. */
+  webhookTimeoutSeconds: number;
   /** How often segments with relative-date conditions are computed again. */
   segmentRefreshSeconds: number;
   allowPrivateWebhooks: boolean;
@@ -141,6 +143,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     defaultUsageLimit: integer(env, 'DEFAULT_USAGE_LIMIT', 10000, 0, 10_000_000),
     sessionIdleSeconds: integer(env, 'SESSION_IDLE_SECONDS', 1800, 1, 86_400),
     webhookRetrySeconds: retrySchedule(env),
+    webhookTimeoutSeconds: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 30),
     segmentRefreshSeconds: integer(env, 'SEGMENT_REFRESH_SECONDS', 60, 1, 86_400),
     allowPrivateWebhooks: boolean(env, 'ALLOW_PRIVATE_WEBHOOKS', false),
     geoipCityDb:

@@ -58,3 +58,49 @@ describe('publicAddressesOf', () => {
     );
   });
 });
+
+describe('IPv4 inside IPv6', () => {
+  it.each([
+    ['::127.0.0.1', 'IPv4-compatible loopback'],
+    ['::7f00:1', 'IPv4-compatible loopback in hex'],
+    ['::1.1.1.1', 'IPv4-compatible, deprecated whatever it carries'],
+    ['::ffff:127.0.0.1', 'mapped loopback'],
+    ['::ffff:7f00:1', 'mapped loopback in hex'],
+    ['::ffff:169.254.169.254', 'mapped cloud metadata'],
+    ['::ffff:0:7f00:1', 'translated (RFC 6145)'],
+    ['64:ff9b::a00:1', 'NAT64 of 10.0.0.1'],
+    ['64:ff9b::127.0.0.1', 'NAT64 of loopback'],
+    ['64:ff9b:1::a00:1', 'local-use NAT64'],
+    ['2002:a00:1::1', '6to4 of 10.0.0.1'],
+    ['2002:101:101::1', '6to4, a relay whatever it carries'],
+    ['2001:0:4136:e378::1', 'Teredo'],
+  ])('refuses %s (%s)', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
+  it.each(['64:ff9b::101:101', '64:ff9b::8.8.8.8'])(
+    'allows NAT64 of a public address, %s (IPv6-only networks reach IPv4 so)',
+    (address) => {
+      expect(isPublicAddress(address)).toBe(true);
+    },
+  );
+
+  it.each(['http://[::127.0.0.1]/', 'http://[::ffff:127.0.0.1]/', 'http://[64:ff9b::a00:1]/'])(
+    'refuses the URL %s',
+    async (url) => {
+      await expect(publicAddressesOf(new URL(url))).rejects.toThrow(UnsafeAddressError);
+    },
+  );
+});
+
+describe('refusal messages', () => {
+  it('say that a name resolves to a non-public address, never which', async () => {
+    const resolver = async () => ['10.20.30.40', 'fd12:3456::7'];
+    const refusal = publicAddressesOf(new URL('https://intranet.example/'), resolver);
+    await expect(refusal).rejects.toThrow(
+      'The host intranet.example resolves to a non-public address.',
+    );
+    const message = await refusal.catch((error: Error) => error.message);
+    expect(message).not.toMatch(/10\.20\.30\.40|fd12/);
+  });
+});

@@ -93,6 +93,13 @@ describe('PATCH /radar/operator/v1/webhooks', () => {
     'https://[::1]/hooks',
     'https://[fd00::1]/hooks',
     'https://[::ffff:127.0.0.1]/hooks',
+    'https://[::ffff:7f00:1]/hooks',
+    'https://[::127.0.0.1]/hooks',
+    'https://[::a00:1]/hooks',
+    'https://[::ffff:0:a9fe:a9fe]/hooks',
+    'https://[64:ff9b::a00:1]/hooks',
+    'https://[64:ff9b::169.254.169.254]/hooks',
+    'https://[2002:a00:1::1]/hooks',
     'https://100.64.0.1/hooks',
     'https://localhost/hooks',
   ])('refuses %s, which is or resolves to a private address', async (url) => {

@@ -1,13 +1,12 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertIpRanges } from '../src/identify/ip-ranges.js';
 import { client, startTestApp, type TestApp } from './helpers/app.js';
-import { collector, pageview, visit } from './helpers/collect.js';
+import { pageview } from './helpers/collect.js';
 import { type Received, startReceiver } from './helpers/receiver.js';
 import { until } from './helpers/wait.js';
+import { operatorWith as operatorOf, SECRET, startWebhookApp } from './helpers/webhooks.js';
 
-const SECRET = 'whsec-test-0123456789';
 const verify = (received: Received) => {
   const timestamp = received.headers['x-footfall-timestamp'] as string;
   const expected = `sha256=${createHmac('sha256', SECRET).update(`${timestamp}.${received.body}`).digest('hex')}`;
@@ -18,33 +17,12 @@ const of = (received: Received[], event: string) =>
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({
-    ALLOW_PRIVATE_WEBHOOKS: 'true',
-    SESSION_IDLE_SECONDS: '2',
-    WEBHOOK_RETRY_SECONDS: '1,1',
-    TRUST_PROXY: '127.0.0.1',
-  });
-  await upsertIpRanges(t.database.db, [
-    { network: '81.2.69.0/24', domain: 'acme.com', name: 'Acme' },
-  ]);
+  t = await startWebhookApp({ SESSION_IDLE_SECONDS: '2', WEBHOOK_RETRY_SECONDS: '1,1' });
 });
 afterAll(() => t.close());
 
-/** A fresh operator with a workspace and its delivery target set. */
-async function operatorWith(url: string, mode: 'session' | 'event' = 'session') {
-  const api = client(t.url, (await t.operator()).token);
-  const configured = await api('PATCH', '/radar/operator/v1/webhooks', {
-    delivery: { webhook_url: url, webhook_secret: SECRET, mode },
-  });
-  expect(configured.status).toBe(200);
-  const workspace = (await api('POST', '/v1/workspaces', { url: 'https://site.example' })).body
-    .data;
-  const send = (events: Record<string, unknown>[], visitor = randomUUID()) =>
-    collector(t.url)(visit(workspace.tracking_script_id, events, { visitor }), {
-      'x-forwarded-for': '81.2.69.160',
-    });
-  return { api, workspace, send };
-}
+const operatorWith = (url: string, mode: 'session' | 'event' = 'session') =>
+  operatorOf(t, url, mode);
 
 describe('webhook deliveries', () => {
   it('sends exactly one signed session.ended with the whole session and organisation', async () => {
@@ -219,7 +197,10 @@ describe('the address guard at configuration time', () => {
           delivery: { webhook_url: 'https://hooks.customer.example/in', webhook_secret: SECRET },
         });
         expect(answer.status).toBe(422);
-        expect(answer.body.errors['delivery.webhook_url'][0]).toContain(address);
+        // The tenant learns that the name is refused, never what it resolves to inside.
+        const [message] = answer.body.errors['delivery.webhook_url'];
+        expect(message).toBe('The host hooks.customer.example resolves to a non-public address.');
+        expect(message).not.toContain(address);
       } finally {
         await guarded.close();
       }
@@ -231,43 +212,52 @@ describe('the address guard at delivery time', () => {
   it('refuses a host that resolved publicly when configured but privately when delivering', async () => {
     const receiver = await startReceiver();
     let resolvesTo = ['1.1.1.1'];
-    const guarded = await startTestApp(
-      { TRUST_PROXY: '127.0.0.1', WEBHOOK_RETRY_SECONDS: '1' },
+    const guarded = await startWebhookApp(
+      { ALLOW_PRIVATE_WEBHOOKS: 'false', WEBHOOK_RETRY_SECONDS: '1' },
       { resolve: async () => resolvesTo },
     );
     try {
-      await upsertIpRanges(guarded.database.db, [
-        { network: '81.2.69.0/24', domain: 'acme.com', name: 'Acme' },
-      ]);
-      const api = client(guarded.url, (await guarded.operator()).token);
       const port = new URL(receiver.url).port;
-      const configured = await api('PATCH', '/radar/operator/v1/webhooks', {
-        delivery: {
-          webhook_url: `https://hooks.customer.example:${port}/hooks`,
-          webhook_secret: SECRET,
-        },
-      });
-      expect(configured.status).toBe(200);
+      const user = await operatorOf(guarded, `https://hooks.customer.example:${port}/hooks`);
       resolvesTo = ['127.0.0.1'];
-      const workspace = (await api('POST', '/v1/workspaces', { url: 'https://site.example' })).body
-        .data;
-      await collector(guarded.url)(
-        visit(workspace.tracking_script_id, [pageview('https://site.example/', Date.now())]),
-        {
-          'x-forwarded-for': '81.2.69.160',
-        },
+      await user.send([pageview('https://site.example/', Date.now())]);
+      await until(async () => (await user.deliveries())[0]?.status === 'failed');
+      expect((await user.deliveries())[0]?.last_error).toBe(
+        'The host hooks.customer.example resolves to a non-public address.',
       );
-      await until(
-        async () =>
-          (await api('GET', '/radar/operator/v1/webhooks/deliveries')).body.data[0]?.status ===
-          'failed',
-      );
-      const [row] = (await api('GET', '/radar/operator/v1/webhooks/deliveries')).body.data;
-      expect(row.last_error).toContain('127.0.0.1, which is not a public address');
       expect(receiver.received).toHaveLength(0);
     } finally {
       await guarded.close();
       await receiver.close();
+    }
+  });
+});
+
+describe('connections', () => {
+  it('go to the address looked up for the attempt, never to a pooled socket', async () => {
+    const first = await startReceiver();
+    const port = Number(new URL(first.url).port);
+    const second = await startReceiver([200], { host: '127.0.0.2', port });
+    let address = '127.0.0.1';
+    // The name exists only in this resolver: the system's would not find it.
+    const pinned = await startWebhookApp({}, { resolve: async () => [address] });
+    try {
+      const url = `http://hooks.customer.example:${port}/hooks`;
+      const user = await operatorOf(pinned, url, 'event');
+      const delivered = async () =>
+        (await user.deliveries()).filter((row) => row.status === 'delivered').length;
+      await user.send([pageview('https://site.example/', Date.now())]);
+      await until(async () => (await delivered()) === 2); // event.tracked, organisation.identified
+      expect(first.received).toHaveLength(2);
+      // The first receiver keeps its connections open; the name now points elsewhere.
+      address = '127.0.0.2';
+      await user.send([pageview('https://site.example/again', Date.now())]);
+      await until(async () => (await delivered()) === 4); // event.tracked, organisation.returned
+      expect(first.received).toHaveLength(2);
+      expect(second.received).toHaveLength(2);
+    } finally {
+      await pinned.close();
+      await Promise.all([first.close(), second.close()]);
     }
   });
 });

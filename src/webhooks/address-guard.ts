@@ -1,15 +1,38 @@
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 
+// Global unicast space (RFC 4291); IPv6 outside it is reserved, local or an IPv4 wrapper.
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+// The well-known NAT64 prefix (RFC 6052): the gateway forwards to the IPv4 in the last 32 bits.
+const NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
+
 /**
  * Decides whether Footfall may call a webhook address. Only globally routable unicast
  * addresses pass: private, loopback, link-local (cloud metadata at 169.254.169.254),
- * unique-local, carrier-grade NAT, reserved and documentation ranges do not, and neither
- * do IPv4 addresses hidden in IPv6 (mapped, NAT64, 6to4, Teredo).
+ * unique-local, carrier-grade NAT, reserved and documentation ranges do not. IPv4 inside
+ * IPv6 is judged by the IPv4 when it is where the packet goes (mapped `::ffff:0:0/96`,
+ * NAT64 `64:ff9b::/96`); the other wrappers (IPv4-compatible `::/96`, 6to4, Teredo,
+ * `::ffff:0:0:0/96`, local NAT64) are refused whatever they carry.
  */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
+  // ipaddr.js reads any dotted tail as mapped (`::1.2.3.4` as `::ffff:1.2.3.4`): spell it in hex.
+  const hex = address.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (dotted, ...octets) =>
+    address.includes(':') ? hexPair(octets.slice(0, 4).map(Number)) : dotted,
+  );
+  if (!ipaddr.isValid(hex)) return false;
+  const parsed = ipaddr.process(hex);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const ipv6 = parsed as ipaddr.IPv6;
+  if (ipv6.match(NAT64)) {
+    const bytes = ipv6.toByteArray().slice(12);
+    return ipaddr.fromByteArray(bytes).range() === 'unicast';
+  }
+  return ipv6.match(GLOBAL_UNICAST) && ipv6.range() === 'unicast';
+}
+
+function hexPair([a = 0, b = 0, c = 0, d = 0]: number[]): string {
+  if ([a, b, c, d].some((octet) => octet > 255)) return 'invalid';
+  return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
 }
 
 export type Resolver = (host: string) => Promise<string[]>;
@@ -20,25 +43,34 @@ export const systemResolver: Resolver = async (host) =>
 export class UnsafeAddressError extends Error {}
 
 /**
- * Resolves the host of `url` and returns its addresses, every one of them public; throws
- * UnsafeAddressError otherwise. Callers connect to a returned address, never look it up again.
+ * The addresses of the host of `url`: the host itself when it is an address, else what it
+ * resolves to; throws UnsafeAddressError when it does not resolve.
+ */
+export async function addressesOf(
+  url: URL,
+  resolve: Resolver = systemResolver,
+): Promise<[string, ...string[]]> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(host)) return [host];
+  const addresses = await resolve(host).catch(() => []);
+  const [first, ...others] = addresses;
+  if (first === undefined) throw new UnsafeAddressError(`The host ${host} could not be resolved.`);
+  return [first, ...others];
+}
+
+/**
+ * The addresses of the host of `url`, every one of them public; throws UnsafeAddressError
+ * otherwise. Callers connect to a returned address, never look it up again. The message
+ * never names what a host resolved to: that would map a tenant's way inside.
  */
 export async function publicAddressesOf(url: URL, resolve: Resolver = systemResolver) {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  let addresses: string[];
-  if (ipaddr.isValid(host)) {
-    addresses = [host];
-  } else {
-    try {
-      addresses = await resolve(host);
-    } catch {
-      throw new UnsafeAddressError(`The host ${host} could not be resolved.`);
-    }
-  }
-  const refused = addresses.find((address) => !isPublicAddress(address));
-  if (addresses.length === 0 || refused) {
+  const addresses = await addressesOf(url, resolve);
+  if (!addresses.every(isPublicAddress)) {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
     throw new UnsafeAddressError(
-      `The host ${host} resolves to ${refused ?? 'nothing'}, which is not a public address.`,
+      ipaddr.isValid(host)
+        ? `The address ${host} is not a public address.`
+        : `The host ${host} resolves to a non-public address.`,
     );
   }
   return addresses;

@@ -9,52 +9,59 @@ export interface Sent {
 }
 
 /**
- * POSTs `body` to `url` within `timeoutMs`, connecting to `address` when given (the one the
- * address guard checked, so no second lookup can point elsewhere). Redirects are not
- * followed: a 3xx is an answer like any other non-2xx.
+ * POSTs `body` to `url` and settles on the status line: a receiver's body is never read,
+ * so it cannot hold the attempt. `signal` is the attempt's deadline (connect, sending and
+ * the status line together). The connection goes to `address` (the one the address guard
+ * checked, so no second lookup can point elsewhere) on a socket of its own, never pooled,
+ * so no socket is reused for another address. Redirects are not followed:
+ * a 3xx is an answer like any other non-2xx.
  */
 export function post(
   url: URL,
   body: string,
   headers: Record<string, string>,
-  options: { address?: string; timeoutMs: number },
+  options: { address: string; signal: AbortSignal },
 ): Promise<Sent> {
-  const pinned: LookupFunction | undefined = options.address
-    ? (_host, lookupOptions, callback) => {
-        const address = options.address as string;
-        const family = ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4;
-        if ((lookupOptions as { all?: boolean }).all) {
-          (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(
-            null,
-            [{ address, family }],
-          );
-        } else {
-          callback(null, address, family);
-        }
-      }
-    : undefined;
+  const { address, signal } = options;
+  const family = ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4;
+  const pinned: LookupFunction = (_host, lookupOptions, callback) => {
+    if ((lookupOptions as { all?: boolean }).all) {
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+        { address, family },
+      ]);
+    } else {
+      callback(null, address, family);
+    }
+  };
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
-    const request = client.request(
-      url,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-        timeout: options.timeoutMs,
-        ...(pinned && { lookup: pinned }),
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve({ status: response.statusCode ?? null, error: '' }));
-        response.on('error', (error) =>
-          resolve({ status: response.statusCode ?? null, error: error.message }),
-        );
-      },
-    );
-    request.on('timeout', () =>
-      request.destroy(new Error(`no answer within ${options.timeoutMs / 1000} s`)),
-    );
-    request.on('error', (error) => resolve({ status: null, error: error.message }));
+    if (signal.aborted) {
+      resolve({ status: null, error: reason(signal) });
+      return;
+    }
+    const request = client.request(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': Buffer.byteLength(body), connection: 'close' },
+      // A fresh agent for this one request: no keep-alive, no socket shared between targets.
+      agent: false,
+      lookup: pinned,
+    });
+    const abort = () => request.destroy(new Error(reason(signal)));
+    signal.addEventListener('abort', abort, { once: true });
+    request.on('response', (response) => {
+      signal.removeEventListener('abort', abort);
+      resolve({ status: response.statusCode ?? null, error: '' });
+      response.on('error', () => {});
+      request.destroy();
+    });
+    request.on('error', (error) => {
+      signal.removeEventListener('abort', abort);
+      resolve({ status: null, error: error.message });
+    });
     request.end(body);
   });
+}
+
+function reason(signal: AbortSignal): string {
+  return signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
 }
