@@ -23,6 +23,8 @@ export interface Config {
   geoipCityDb: string[] | null;
   /** Network-owner CSV files (comma-separated in the setting); null means the bundled data. */
   asnDb: string[] | null;
+  /** What the network owner needs to name an organisation: off, strict (name), balanced. */
+  networkOwnerStrictness: 'off' | 'strict' | 'balanced';
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Master secret for token signing and encryption at rest; null means "generate once in DATA_DIR". */
   tokenSecret: string | null;
@@ -74,6 +76,17 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (['true', '1', 'yes', 'on'].includes(raw)) return true;
   if (['false', '0', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(name, `"${raw}" is not true or false`);
+}
+
+const STRICTNESS = ['off', 'strict', 'balanced'] as const;
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (!(values as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `"${raw}" is not one of ${values.join(', ')}`);
+  }
+  return raw as T;
 }
 
 function absoluteUrl(env: Env, name: string, protocols: string[]): string | null {
@@ -154,6 +167,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       text(env, 'ASN_DB')
         ?.split(',')
         .map((file) => path.resolve(cwd, file.trim())) ?? null,
+    networkOwnerStrictness: oneOf(env, 'NETWORK_OWNER_STRICTNESS', STRICTNESS, 'balanced'),
     logLevel: logLevel as Config['logLevel'],
     tokenSecret,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),

@@ -5,7 +5,7 @@ import { Tokens } from './auth/tokens.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
-import { defaultAsnDatabases, networkOwners } from './identify/network-owner.js';
+import { defaultAsnDatabases, networkTable } from './identify/network-owner.js';
 
 /** `footfall serve`: database, migrations, HTTP server, and a clean stop on SIGTERM/SIGINT. */
 export async function serve(config: Config): Promise<void> {
@@ -16,7 +16,7 @@ export async function serve(config: Config): Promise<void> {
     const applied = await migrate(database.db);
     if (applied.length > 0) say(`applied migrations: ${applied.join(', ')}`);
     // Load the network-owner data now, not on the first visit (a few seconds).
-    void networkOwners(config.asnDb ?? defaultAsnDatabases()).catch((error) =>
+    void networkTable(config.asnDb ?? defaultAsnDatabases()).catch((error) =>
       say(`network-owner data could not be read: ${(error as Error).message}`),
     );
     const keys = await loadKeys(config);

@@ -1,91 +1,95 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classify, defaultAsnDatabases, networkOwners } from '../src/identify/network-owner.js';
-import { client, startTestApp, type TestApp } from './helpers/app.js';
-import { collector, pageview, visit } from './helpers/collect.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultCityDatabases, GeoLocator } from '../src/identify/geo.js';
+import { footprintOf } from '../src/identify/network-footprint.js';
+import { parseOverrides } from '../src/identify/network-overrides.js';
+import {
+  defaultAsnDatabases,
+  isOrganisation,
+  NetworkJudge,
+  networkTable,
+} from '../src/identify/network-owner.js';
+import type { NetworkTable } from '../src/identify/network-table.js';
 
-describe('network-owner classification, on the bundled data', () => {
-  // Known networks of each kind, by an address inside them.
+describe('network judgement, on the bundled data', () => {
+  let table: NetworkTable;
+  let geo: GeoLocator;
+  let judge: NetworkJudge;
+  beforeAll(async () => {
+    table = await networkTable(defaultAsnDatabases());
+    geo = await GeoLocator.open(defaultCityDatabases());
+    judge = new NetworkJudge(table, geo);
+  });
+  const judgeIp = (ip: string) => judge.judge(table.find(ip));
+
+  // Known networks of each kind, by an address inside them, and the rule that decides.
   it.each([
-    ['164.59.144.10', 12349, 'business'], // Bayer AG
-    ['155.56.192.1', 12510, 'business'], // SAP SE
-    ['5.182.186.9', 33651, 'isp'], // Comcast Cable
-    ['81.2.0.5', 12332, 'isp'], // PJSC Rostelecom
-    ['23.18.1.1', 21928, 'mobile'], // T-Mobile USA
-    ['2.28.1.1', 24940, 'hosting'], // Hetzner Online
-    ['5.42.203.4', 393406, 'hosting'], // DigitalOcean
-    ['8.8.4.4', 15169, 'hosting'], // Google
-    ['2001:4860:4860::8888', 15169, 'hosting'], // Google, IPv6
-  ])('%s belongs to AS%i, a %s network', async (ip, asn, kind) => {
-    const owners = await networkOwners(defaultAsnDatabases());
-    expect(owners.lookup(ip)).toMatchObject({ asn, kind });
+    ['1.48.0.10', 4134, 'isp', 'name'], // Chinanet
+    ['2.22.176.10', 55836, 'mobile', 'name'], // Reliance Jio
+    ['199.187.180.10', 13377, 'isp', 'name'], // Rogue Broadband, a one-town ISP
+    ['2.26.132.10', 16276, 'hosting', 'listed'], // OVH
+    ['5.254.0.10', 3223, 'hosting', 'hosting_list'], // Voxility, on the vendored lists
+    ['8.8.4.4', 15169, 'hosting', 'listed'], // Google
+    ['2001:4860:4860::8888', 15169, 'hosting', 'listed'], // Google, IPv6
+    ['17.253.144.10', 714, 'business', 'enterprise_list'], // Apple
+    ['164.59.144.10', 12349, 'business', 'enterprise_list'], // Bayer AG
+    ['91.235.114.10', 31007, 'business', 'footprint_score'], // Stihl AG, Waiblingen
+  ])('%s belongs to AS%i: %s, by %s', async (ip, asn, kind, rule) => {
+    expect(await judgeIp(ip)).toMatchObject({ asn, kind, rule });
   });
 
-  it('classifies by listed ASN first, then by name', () => {
-    expect(classify(15169, 'Google LLC')).toBe('hosting');
-    expect(classify(64500, 'Acme Widgets GmbH')).toBe('business');
-    expect(classify(64501, 'Example Broadband Ltd')).toBe('isp');
-    expect(classify(64502, 'Example Mobile Networks')).toBe('mobile');
-    expect(classify(64503, 'Example Cloud Hosting BV')).toBe('hosting');
+  it('finds a one-town ISP in one place, and still no organisation: its name says ISP', async () => {
+    const network = table.find('199.187.180.10');
+    expect(footprintOf(table, network, geo)).toMatchObject({ places: 1, country: 'US' });
+    expect(isOrganisation(await judge.judge(network), 'balanced')).toBe(false);
   });
 
-  it('finds nothing for private and loopback addresses', async () => {
-    const owners = await networkOwners(defaultAsnDatabases());
-    expect(owners.lookup('127.0.0.1')).toBeNull();
-    expect(owners.lookup('10.1.2.3')).toBeNull();
+  it('weighs a company network by its footprint, size and name', async () => {
+    expect(await judgeIp('91.235.114.10')).toMatchObject({
+      name: 'Stihl AG representing ANDREAS STIHL AG & Co. KG',
+      footprint: expect.stringMatching(/^one place: Waiblingen.*, DE$/),
+      ipv4_addresses: 768,
+      ipv4_ranges: 2,
+      ipv6_ranges: 1,
+      score: 2,
+      threshold: 1.5,
+    });
+    // Chinanet spreads over many places; it is decided by its name before any footprint.
+    expect(await judgeIp('1.48.0.10')).toMatchObject({ words: { isp: 'chinanet' } });
+  });
+
+  it('names organisations by strictness: off never, strict on a name or list only', async () => {
+    const stihl = await judgeIp('91.235.114.10');
+    const apple = await judgeIp('17.253.144.10');
+    expect([stihl, apple].map((j) => isOrganisation(j, 'balanced'))).toEqual([true, true]);
+    expect([stihl, apple].map((j) => isOrganisation(j, 'strict'))).toEqual([false, true]);
+    expect([stihl, apple].map((j) => isOrganisation(j, 'off'))).toEqual([false, false]);
+  });
+
+  it('finds no network for private and loopback addresses', () => {
+    expect(table.find('127.0.0.1')).toBe(-1);
+    expect(table.find('10.1.2.3')).toBe(-1);
+    expect(table.find('fd00::1')).toBe(-1);
   });
 });
 
-describe('the network-owner resolver at ingest', () => {
-  let t: TestApp;
-  let dir: string;
-  beforeAll(async () => {
-    // A small ASN_DB of our own: one company network, one ISP, one hosting network.
-    dir = await mkdtemp(path.join(os.tmpdir(), 'footfall-asn-'));
-    const csv = path.join(dir, 'asn.csv');
-    await writeFile(
-      csv,
+describe('operator overrides file', () => {
+  it('reads asn,kind lines and says which lines it refuses', () => {
+    const { kinds, refused } = parseOverrides(
       [
-        '198.51.100.0,198.51.100.255,64500,"Initech, Inc."',
-        '203.0.113.0,203.0.113.127,64501,Example Broadband Ltd',
-        '203.0.113.128,203.0.113.255,16509,"Amazon.com, Inc."',
+        'asn,kind',
+        '# our own office network',
+        'AS31007,isp',
+        '13377, Business',
+        '',
+        '4134,carrier',
+        'sixty,hosting',
+        '64500,hosting,extra',
       ].join('\n'),
     );
-    t = await startTestApp({ TRUST_PROXY: '127.0.0.1', ASN_DB: csv });
-  });
-  afterAll(async () => {
-    await t.close();
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  it('attributes a company network to its owner, and never an ISP or hosting network', async () => {
-    const api = client(t.url, (await t.operator()).token);
-    const workspace = (await api('POST', '/v1/workspaces', { url: 'https://site.example' })).body
-      .data;
-    const send = collector(t.url);
-    for (const ip of ['198.51.100.7', '203.0.113.9', '203.0.113.200']) {
-      await send(
-        visit(workspace.tracking_script_id, [pageview('https://site.example/', Date.now())]),
-        { 'x-forwarded-for': ip },
-      );
-    }
-    const organisations = await t.database.db
-      .selectFrom('organisations')
-      .select(['id', 'domain', 'name'])
-      .where('workspace_id', '=', workspace.uuid)
-      .execute();
-    expect(organisations.map((o) => [o.domain, o.name])).toEqual([['as64500', 'Initech, Inc.']]);
-    const { data } = (
-      await api('GET', `/v1/workspaces/${workspace.uuid}/organisations/${organisations[0]?.id}`)
-    ).body;
-    expect(data).toMatchObject({ name: 'Initech, Inc.', website: '' });
-    const sessions = await t.database.db
-      .selectFrom('sessions')
-      .select('organisation_id')
-      .where('workspace_id', '=', workspace.uuid)
-      .execute();
-    expect(sessions.filter((s) => s.organisation_id !== null)).toHaveLength(1);
+    expect([...kinds]).toEqual([
+      [31007, 'isp'],
+      [13377, 'business'],
+    ]);
+    expect(refused.map((r) => r.line)).toEqual([6, 7, 8]);
   });
 });

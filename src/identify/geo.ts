@@ -54,12 +54,27 @@ export class GeoLocator {
   }
 
   locate(ip: string): Location {
-    if (!ipaddr.isValid(ip)) return UNKNOWN_LOCATION;
+    return this.locateBlock(ip).location ?? UNKNOWN_LOCATION;
+  }
+
+  /**
+   * The location of the data block holding this address, null when the files have none, and
+   * the block's prefix length, so that a range can be walked block by block.
+   */
+  locateBlock(ip: string): { location: Location | null; prefixLength: number } {
+    let prefixLength = 0;
+    if (!ipaddr.isValid(ip)) return { location: null, prefixLength };
+    const address = ipaddr.process(ip);
+    const ipv6 = address.kind() === 'ipv6';
     for (const reader of this.readers) {
-      const record = reader.get(ip) as CityRecord | null;
-      if (record) return toLocation(record);
+      // An IPv4-only file would read an IPv6 address's first 32 bits as an IPv4 address.
+      if (ipv6 && reader.metadata.ipVersion === 4) continue;
+      const [record, length] = reader.getWithPrefixLength(address.toString());
+      // A file without data here may still cut the block shorter than the next one's.
+      prefixLength = Math.max(prefixLength, length);
+      if (record) return { location: toLocation(record as CityRecord), prefixLength };
     }
-    return UNKNOWN_LOCATION;
+    return { location: null, prefixLength };
   }
 }
 

@@ -122,7 +122,15 @@ export const identityResolver = (identities: Identities): Resolver => ({
     if (known) return known;
     for (const email of clues.emails) {
       const domain = businessDomain(email);
-      if (domain) return { domain, name: '', email } satisfies Identification;
+      if (domain) {
+        return {
+          domain,
+          name: '',
+          email,
+          // The domain only: the address itself is personal data, kept with the contact.
+          identification: { method: 'email_domain', evidence: { domain } },
+        } satisfies Identification;
+      }
     }
     return null;
   },

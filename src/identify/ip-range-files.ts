@@ -49,9 +49,23 @@ export class IpRangeFiles {
       await this.scanning;
     }
     if (!ipaddr.isValid(ip)) return null;
-    for (const { reader } of this.readers) {
-      const hint = hintOf(reader.get(ip) as Record_ | null);
-      if (hint) return hint;
+    const address = ipaddr.process(ip);
+    for (const { file, reader } of this.readers) {
+      // An IPv4-only file would read an IPv6 address's first 32 bits as an IPv4 address.
+      if (address.kind() === 'ipv6' && reader.metadata.ipVersion === 4) continue;
+      const [record, prefixLength] = reader.getWithPrefixLength(address.toString());
+      const hint = hintOf(record as Record_ | null);
+      if (hint) {
+        const family = address.kind() === 'ipv4' ? ipaddr.IPv4 : ipaddr.IPv6;
+        const first = family.networkAddressFromCIDR(`${address}/${prefixLength}`);
+        return {
+          ...hint,
+          identification: {
+            method: 'ip_range',
+            evidence: { source: path.basename(file), network: `${first}/${prefixLength}` },
+          },
+        };
+      }
     }
     return null;
   }

@@ -2,10 +2,18 @@ import { type Kysely, sql } from 'kysely';
 import { cachedLookup } from '../db/cached-lookup.js';
 import type { Database } from '../db/schema.js';
 
-/** What an IP range says about who is behind it. */
+/** How an organisation was found, and on what evidence (shown on the Organisation). */
+export interface OrganisationIdentification {
+  method: 'email_domain' | 'ip_range' | 'network_owner';
+  evidence: Record<string, unknown>;
+}
+
+/** What a resolver says about who is behind a visit. */
 export interface OrganisationHint {
   domain: string;
   name: string;
+  /** Set by the resolver that found it; recorded when the organisation is created. */
+  identification?: OrganisationIdentification;
 }
 
 /**
@@ -19,14 +27,25 @@ export class IpRanges {
 
   constructor(db: Kysely<Database>) {
     this.lookup = cachedLookup(
-      (ip) =>
-        db
+      async (ip) => {
+        const row = await db
           .selectFrom('ip_ranges')
-          .select(['domain', 'name'])
+          .select(['domain', 'name', sql<string>`network::text`.as('network')])
           .where(sql<boolean>`network >>= ${ip}::inet`)
           .orderBy(sql`masklen(network)`, 'desc')
           .limit(1)
-          .executeTakeFirst(),
+          .executeTakeFirst();
+        return row
+          ? {
+              domain: row.domain,
+              name: row.name,
+              identification: {
+                method: 'ip_range' as const,
+                evidence: { source: 'ip-ranges import (CSV)', network: row.network },
+              },
+            }
+          : undefined;
+      },
       { max: 50_000, ttlMs: IpRanges.CACHE_TTL_MS },
     );
   }

@@ -1,16 +1,43 @@
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import ipaddr from 'ipaddr.js';
+import { LRUCache } from 'lru-cache';
+import badAsnList from './data/hosting-asns-bad-asn-list.json' with { type: 'json' };
+import x4bnet from './data/hosting-asns-x4bnet.json' with { type: 'json' };
+import { defaultCityDatabases, GeoLocator } from './geo.js';
 import type { OrganisationHint } from './ip-ranges.js';
+import { type Footprint, footprintOf } from './network-footprint.js';
 import kinds from './network-kinds.json' with { type: 'json' };
+import type { NetworkOverrides } from './network-overrides.js';
+import { NetworkTable } from './network-table.js';
 import type { Resolver } from './resolver.js';
 
-export type NetworkKind = 'isp' | 'mobile' | 'hosting' | 'business';
+export type NetworkKind = 'business' | 'isp' | 'mobile' | 'hosting';
+export const NETWORK_KINDS: readonly NetworkKind[] = ['business', 'isp', 'mobile', 'hosting'];
 
-export interface NetworkOwner {
+/** How much evidence the network owner needs (NETWORK_OWNER_STRICTNESS). */
+export type Strictness = 'off' | 'strict' | 'balanced';
+export const STRICTNESS: readonly Strictness[] = ['off', 'strict', 'balanced'];
+
+/** What Footfall makes of a network, and why (docs/identification.md). */
+export interface NetworkJudgement {
   asn: number;
   name: string;
-  kind: NetworkKind;
+  /** `unknown`: nothing says what it is, so it is not an organisation. */
+  kind: NetworkKind | 'unknown';
+  rule:
+    | 'operator_override'
+    | 'listed'
+    | 'enterprise_list'
+    | 'hosting_list'
+    | 'name'
+    | 'footprint_score';
+  /** The words of its name that decided or weighed in, by group. */
+  words: Record<string, string>;
+  footprint?: string;
+  ipv4_addresses: number;
+  ipv4_ranges: number;
+  ipv6_ranges: number;
+  score?: number;
+  threshold?: number;
 }
 
 const require = createRequire(import.meta.url);
@@ -22,113 +49,181 @@ export function defaultAsnDatabases(): string[] {
   );
 }
 
+const LARGE = 65_536;
 const listed = new Map<number, NetworkKind>();
-for (const [kind, asns] of Object.entries(kinds.asns)) {
-  for (const asn of asns) listed.set(asn, kind as NetworkKind);
+for (const kind of ['hosting', 'mobile', 'isp'] as const) {
+  for (const asn of kinds.asns[kind]) listed.set(asn, kind);
 }
-for (const asn of kinds.business) listed.set(asn, 'business');
-const patterns = kinds.patterns.map((rule) => ({
-  kind: rule.kind as NetworkKind,
-  pattern: new RegExp(rule.pattern, 'i'),
+const enterprises = new Set(kinds.enterprises.asns.map(([asn]) => asn as number));
+const hostingLists = new Set([...x4bnet.asns, ...badAsnList.asns]);
+const wordGroup = (group: keyof typeof kinds.words) =>
+  new RegExp((kinds.words[group] as string[]).join('|'));
+const networkWords = (['hosting', 'mobile', 'isp'] as const).map((kind) => ({
+  kind,
+  pattern: wordGroup(kind),
 }));
+const organisationWords = wordGroup('organisation');
+const hints = (['organisation_hint', 'service_hint', 'small_provider_form'] as const).map(
+  (group) => ({ group, pattern: wordGroup(group) }),
+);
+const { about: _about, ...weights } = kinds.score;
 
-/** The kind of network an owner runs: a listed ASN first, then the name patterns, in order. */
-export function classify(asn: number, name: string): NetworkKind {
-  return listed.get(asn) ?? patterns.find((rule) => rule.pattern.test(name))?.kind ?? 'business';
-}
+/** A name as the word lists read it: lower case, accents taken off. */
+export const normaliseName = (name: string): string =>
+  name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
-interface Table<T> {
-  starts: T[];
-  ends: T[];
-  asns: number[];
-  names: string[];
-}
-
-const toNumber = (address: ipaddr.IPv4 | ipaddr.IPv6): bigint =>
-  address.toByteArray().reduce((value, byte) => (value << 8n) | BigInt(byte), 0n);
+const describe = (footprint: Footprint): string =>
+  footprint.places === 0
+    ? 'no location'
+    : footprint.places === 1
+      ? `one place: ${[footprint.city, footprint.country].filter(Boolean).join(', ')}`
+      : `several places: ${[footprint.city, footprint.country].filter(Boolean).join(', ')} and ${footprint.second}`;
 
 /**
- * IP → network owner from CSV files of `start,end,asn,name` ranges (the ip-location-db
- * layout), searched by bisection. Loaded once per process.
+ * Judges networks on positive evidence: a network is an organisation when a list, its name
+ * or its footprint says so, never by default. Judgements are kept per network (the
+ * footprint walks the city data), operator overrides apply on top of them.
  */
-export class NetworkOwners {
-  private constructor(private readonly table: Table<bigint>) {}
+export class NetworkJudge {
+  private readonly judged = new LRUCache<number, NetworkJudgement>({ max: 50_000 });
 
-  static async load(paths: string[]): Promise<NetworkOwners> {
-    const rows: { start: bigint; end: bigint; asn: number; name: string }[] = [];
-    for (const path of paths) {
-      for (const line of (await readFile(path, 'utf8')).split('\n')) {
-        const [start, end, asn] = line.split(',', 3);
-        if (!start || !end || !asn) continue;
-        let name = line.slice(start.length + end.length + asn.length + 3).trim();
-        if (name.startsWith('"')) name = name.slice(1, -1).replaceAll('""', '"');
-        try {
-          // IPv4 and IPv6 share one number line: v4 as ::ffff:a.b.c.d.
-          const from = ipaddr.process(start);
-          const to = ipaddr.process(end);
-          const offset = from.kind() === 'ipv4' ? 0xffff00000000n : 0n;
-          rows.push({
-            start: toNumber(from) + offset,
-            end: toNumber(to) + offset,
-            asn: Number(asn),
-            name,
-          });
-        } catch {}
-      }
+  constructor(
+    readonly table: NetworkTable,
+    private readonly geo: GeoLocator,
+    private readonly overrides?: NetworkOverrides,
+  ) {}
+
+  /** The judgement of the network with this index in the table. */
+  async judge(network: number): Promise<NetworkJudgement> {
+    const asn = this.table.asn(network);
+    let judgement = this.judged.get(network);
+    if (!judgement) {
+      judgement = this.evidence(network);
+      this.judged.set(network, judgement);
     }
-    rows.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
-    return new NetworkOwners({
-      starts: rows.map((r) => r.start),
-      ends: rows.map((r) => r.end),
-      asns: rows.map((r) => r.asn),
-      names: rows.map((r) => r.name),
-    });
+    const override = await this.overrides?.kindOf(asn);
+    return override ? { ...judgement, kind: override, rule: 'operator_override' } : judgement;
   }
 
-  lookup(ip: string): NetworkOwner | null {
-    if (!ipaddr.isValid(ip)) return null;
-    const address = ipaddr.process(ip);
-    const value = toNumber(address) + (address.kind() === 'ipv4' ? 0xffff00000000n : 0n);
-    const { starts, ends } = this.table;
-    let low = 0;
-    let high = starts.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      if ((starts[middle] as bigint) <= value) low = middle + 1;
-      else high = middle - 1;
+  /** The judgement of a network by its ASN; null when the data does not know it. */
+  async judgeAsn(asn: number): Promise<NetworkJudgement | null> {
+    const network = this.table.indexOf(asn);
+    return network === -1 ? null : this.judge(network);
+  }
+
+  private evidence(network: number): NetworkJudgement {
+    const asn = this.table.asn(network);
+    const name = this.table.name(network);
+    const base = {
+      asn,
+      name,
+      words: {} as Record<string, string>,
+      ipv4_addresses: this.table.ipv4Addresses[network] as number,
+      ipv4_ranges: this.table.ipv4RangeCount(network),
+      ipv6_ranges: this.table.ipv6RangeCount(network),
+    };
+    const listedKind = listed.get(asn);
+    if (listedKind) return { ...base, kind: listedKind, rule: 'listed' };
+    if (enterprises.has(asn)) return { ...base, kind: 'business', rule: 'enterprise_list' };
+    if (hostingLists.has(asn)) return { ...base, kind: 'hosting', rule: 'hosting_list' };
+
+    const text = normaliseName(name);
+    for (const { kind, pattern } of networkWords) {
+      const word = pattern.exec(text)?.[0];
+      if (word) return { ...base, kind, rule: 'name', words: { [kind]: word } };
     }
-    if (high < 0 || value > (ends[high] as bigint)) return null;
-    const asn = this.table.asns[high] as number;
-    const name = this.table.names[high] as string;
-    return { asn, name, kind: classify(asn, name) };
+    const words: Record<string, string> = {};
+    for (const { group, pattern } of hints) {
+      const word = pattern.exec(text)?.[0];
+      if (word) words[group] = word;
+    }
+    const large = base.ipv4_addresses >= LARGE;
+    const organisation = organisationWords.exec(text)?.[0];
+    // A large public body named as a data or IT service is a carrier (a research network).
+    if (organisation && !(large && words.service_hint)) {
+      return { ...base, kind: 'business', rule: 'name', words: { organisation, ...words } };
+    }
+
+    const footprint = footprintOf(this.table, network, this.geo);
+    const scored = {
+      ...base,
+      words,
+      footprint: describe(footprint),
+      rule: 'footprint_score' as const,
+    };
+    if (footprint.places === 0 || large) return { ...scored, kind: 'unknown' };
+    let score = footprint.places === 1 ? weights.one_city : weights.spread;
+    if (base.ipv4_addresses >= 16_384) score += weights.addresses_16k;
+    if (base.ipv4_addresses <= 1_024) score += weights.addresses_1k_or_fewer;
+    if (base.ipv6_ranges > 0) score += weights.ipv6;
+    if (base.ipv4_ranges >= 5) score += weights.ranges_5;
+    for (const group of Object.keys(words) as (typeof hints)[number]['group'][]) {
+      score += weights[group];
+    }
+    return {
+      ...scored,
+      kind: score >= weights.threshold ? 'business' : 'unknown',
+      score,
+      threshold: weights.threshold,
+    };
   }
 }
 
-const loaded = new Map<string, Promise<NetworkOwners>>();
+/** Whether a judgement names an organisation at this strictness. */
+export function isOrganisation(judgement: NetworkJudgement, strictness: Strictness): boolean {
+  if (strictness === 'off' || judgement.kind !== 'business') return false;
+  return strictness === 'balanced' || judgement.rule !== 'footprint_score';
+}
 
-/** The data for these files, loaded once per process (a few seconds for the bundled data). */
-export function networkOwners(paths: string[]): Promise<NetworkOwners> {
+const loaded = new Map<string, Promise<NetworkTable>>();
+
+/** The network data of these files, loaded once per process (about a second, ~10 MB). */
+export function networkTable(paths: string[]): Promise<NetworkTable> {
   const key = paths.join('\n');
-  let owners = loaded.get(key);
-  if (!owners) {
-    owners = NetworkOwners.load(paths);
-    loaded.set(key, owners);
-    owners.catch(() => loaded.delete(key));
+  let table = loaded.get(key);
+  if (!table) {
+    table = NetworkTable.load(paths);
+    loaded.set(key, table);
+    table.catch(() => loaded.delete(key));
   }
-  return owners;
+  return table;
 }
 
 /**
- * The network owner, when it is a business: ISP, mobile and hosting networks name no
- * organisation. Its key is `as<number>`, as the data carries no domain. The data loads on
- * first use, once per process.
+ * The network owner, when the evidence says it is an organisation at this strictness:
+ * keyed `as<number>`, as the data carries no domain. The data loads on first use.
  */
-export const networkOwnerResolver = (paths: string[]): Resolver => ({
-  name: 'network_owner',
-  async resolve(clues) {
-    const owner = (await networkOwners(paths)).lookup(clues.ip);
-    return owner && owner.kind === 'business'
-      ? ({ domain: `as${owner.asn}`, name: owner.name } satisfies OrganisationHint)
-      : null;
-  },
-});
+export function networkOwnerResolver(
+  given:
+    | string[]
+    | { paths: string[]; geo: GeoLocator; strictness: Strictness; overrides: NetworkOverrides },
+): Resolver {
+  // TEMPORARY: the old call with paths only, until the collector passes the options.
+  const options = Array.isArray(given)
+    ? { paths: given, geo: undefined, strictness: 'balanced' as const, overrides: undefined }
+    : given;
+  let judge: Promise<NetworkJudge> | undefined;
+  return {
+    name: 'network_owner',
+    async resolve(clues) {
+      if (options.strictness === 'off') return null;
+      judge ??= Promise.all([
+        networkTable(options.paths),
+        options.geo ?? GeoLocator.open(defaultCityDatabases()),
+      ]).then(([table, geo]) => new NetworkJudge(table, geo, options.overrides));
+      const judging = await judge;
+      const network = judging.table.find(clues.ip);
+      if (network === -1) return null;
+      const judgement = await judging.judge(network);
+      if (!isOrganisation(judgement, options.strictness)) return null;
+      return {
+        domain: `as${judgement.asn}`,
+        name: judgement.name,
+        identification: {
+          method: 'network_owner',
+          evidence: { ...judgement, strictness: options.strictness },
+        },
+      } satisfies OrganisationHint;
+    },
+  };
+}
