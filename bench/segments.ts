@@ -210,7 +210,7 @@ const queued = async (n: number) => {
     SELECT workspace_id, id FROM organisations WHERE workspace_id = ${ws}
     ORDER BY random() LIMIT ${n}`.execute(db);
   const started = performance.now();
-  await drainQueue(db);
+  await drainQueue({ db, failed: (failure) => console.error('segment failed', failure) });
   return performance.now() - started;
 };
 const drained = await timed('1,000 queued organisations evaluated against both segments', () =>

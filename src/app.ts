@@ -16,19 +16,17 @@ import { badRequest, HttpError } from './http/errors.js';
 import { ErrorBody } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { createCollector } from './ingest/collector.js';
+import { scheduleJobs } from './jobs.js';
 import { collectorRoutes } from './ingest/routes.js';
 import { organisationRoutes } from './organisations/routes.js';
 import { Organisation } from './organisations/schemas.js';
-import { startRetention } from './privacy/retention.js';
 import { FiltersSchema } from './segments/filters.js';
 import { Segment, SegmentWithFilters, segmentRoutes } from './segments/routes.js';
-import { startSegmentWorker } from './segments/worker.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { Session, SessionEvent } from './sessions/schemas.js';
 import { spotterRoutes } from './spotter/routes.js';
 import { trackerRoutes } from './tracker/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
-import { startDeliveryWorker } from './webhooks/worker.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { PrivacySettings, TrackerFeatures, Workspace } from './workspaces/schemas.js';
 
@@ -139,36 +137,8 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
   });
   await app.register(async (scope) => collectorRoutes(scope, deps, collector));
   await app.register(async (scope) => spotterRoutes(scope, deps, collector));
-  const workers: { stop(): Promise<void> }[] = [];
-  app.addHook('onReady', async () => {
-    workers.push(
-      startDeliveryWorker({
-        db: deps.db,
-        config,
-        encryptionKey: deps.keys.encryption,
-        resolve: deps.resolve,
-        log: (message) => app.log.error(message),
-      }),
-      startSegmentWorker({
-        db: deps.db,
-        relativeRefreshSeconds: config.segmentRefreshSeconds,
-        log: (message) => app.log.error(message),
-      }),
-    );
-  });
-  app.addHook('onClose', async () => {
-    await Promise.all(workers.map((worker) => worker.stop()));
-  });
-  if (config.retentionDays > 0) {
-    let retention: ReturnType<typeof startRetention> | undefined;
-    app.addHook('onReady', async () => {
-      retention = startRetention(deps.db, config.retentionDays, {
-        info: (message) => app.log.info(message),
-        error: (message) => app.log.error(message),
-      });
-    });
-    app.addHook('onClose', async () => retention?.stop());
-  }
+  // Every background job (deliveries, segments, retention) is listed in jobs.ts.
+  scheduleJobs(app, deps, collector.metrics.registry);
   trackerRoutes(app, deps);
 
   await app.register(async (api) => {

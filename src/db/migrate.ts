@@ -5,6 +5,7 @@ import * as organisations from './migrations/0003_organisations.js';
 import * as webhooks from './migrations/0004_webhooks.js';
 import * as segments from './migrations/0005_segments.js';
 import * as privacy from './migrations/0006_privacy.js';
+import * as workerFailures from './migrations/0007_worker_failures.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0004_webhooks': webhooks,
   '0005_segments': segments,
   '0006_privacy': privacy,
+  '0007_worker_failures': workerFailures,
 };
 
 /** Applies pending migrations (Kysely takes a lock, so concurrent starts are safe). */

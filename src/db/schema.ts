@@ -107,6 +107,10 @@ export interface SegmentTable {
   created_at: CreatedAt;
   refreshed_at: Date | null;
   relative_dates: Generated<boolean>;
+  failures: Generated<number>;
+  failed_at: Date | null;
+  last_error: Generated<string>;
+  retry_at: Date | null;
 }
 
 export interface WebhookConfigTable {

@@ -92,37 +92,3 @@ export async function runRetentionIfDue(
     }
   });
 }
-
-/** The daily retention job inside a server: checks at start and then every hour. */
-export function startRetention(
-  db: Kysely<Database>,
-  days: number,
-  log: { info(message: string): void; error(message: string): void },
-  checkMs = 3_600_000,
-): { stop(): Promise<void> } {
-  let running: Promise<void> | null = null;
-  const check = () => {
-    if (running) return;
-    running = runRetentionIfDue(db, days)
-      .then((expired) => {
-        if (expired) {
-          log.info(
-            `retention: deleted ${expired.sessions} sessions, ${expired.events} events and ${expired.webhook_deliveries} webhook deliveries older than ${days} days`,
-          );
-        }
-      })
-      .catch((error: Error) => log.error(`retention: ${error.message}`))
-      .finally(() => {
-        running = null;
-      });
-  };
-  check();
-  const timer = setInterval(check, checkMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
-}

@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import { likeContaining, likeEnding, likeStarting } from '../db/like.js';
-import type { Comparison, Condition, FieldSpec, Group, Scalar } from './filters.js';
+import type { Comparison, Condition, FieldSpec, Group, Scalar, Unit } from './filters.js';
 
 /**
  * Compiles a checked filter (filters.ts) into one SQL query over the workspace's
@@ -28,6 +28,10 @@ const NEGATIVE: Partial<Record<Comparison, Comparison>> = {
 };
 
 type Sql = RawBuilder<unknown>;
+
+// PostgreSQL's timestamps end at 4713 BC, so `now() - 100000 years` is an error; every date
+// stored is after 4,000 years ago anyway, so a longer span gives the same answer capped.
+const LONGEST_AGO: Partial<Record<Unit, number>> = { years: 4_000, months: 48_000 };
 
 /** `SELECT o.id FROM organisations o … WHERE <filters>`: the matching organisations' ids. */
 export function matchingOrganisations(filters: Group, scope: Scope): RawBuilder<{ id: string }> {
@@ -217,7 +221,8 @@ function predicate(field: FieldSpec, comparison: Comparison, condition: Conditio
       const start = (day: Scalar) => `${day}T00:00:00.000Z`;
       const end = (day: Scalar) =>
         new Date(new Date(start(day)).getTime() + 86_400_000).toISOString();
-      const ago = sql`now() - ${`${value} ${condition.unit}`}::interval`;
+      const amount = Math.min(Number(value), LONGEST_AGO[condition.unit] ?? Number(value));
+      const ago = sql`now() - ${`${amount} ${condition.unit}`}::interval`;
       switch (comparison) {
         case 'equal':
           return sql`(${x} >= ${start(value)}::timestamptz AND ${x} < ${end(value)}::timestamptz)`;

@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { listCustomFields } from '../custom-fields/store.js';
+import { inSavepoint } from '../db/savepoint.js';
 import type { Database } from '../db/schema.js';
 import { matchingOrganisations } from './compile.js';
 import { checkFilters, type Group } from './filters.js';
@@ -24,7 +25,20 @@ export interface SavedSegment {
   filters: Group;
 }
 
-/** The workspace's segments with their filters checked against its current custom fields. */
+/** A segment that could not be evaluated: skipped, marked, and computed in full later. */
+export interface SegmentFailure {
+  workspaceId: string;
+  /** Null when the workspace's queued organisations could not be evaluated at all. */
+  segmentId: string | null;
+  /** The SQLSTATE or the error's name: never the data that caused it. */
+  reason: string;
+}
+
+/**
+ * The workspace's segments with their filters checked against its current custom fields.
+ * Each row is key-share locked, so a segment deleted meanwhile is either waited for and
+ * left out or kept until this transaction has written its members (no foreign-key error).
+ */
 export async function workspaceSegments(
   db: Kysely<Database>,
   workspaceId: string,
@@ -35,6 +49,7 @@ export async function workspaceSegments(
       .select(['id', 'filters'])
       .where('workspace_id', '=', workspaceId)
       .orderBy('id')
+      .forKeyShare()
       .execute(),
     listCustomFields(db, workspaceId),
   ]);
@@ -90,22 +105,78 @@ export async function refreshSegment(
  * Brings these organisations' membership of every segment of the workspace up to date
  * (locks taken in segment id order, so concurrent refreshes never deadlock). Run inside
  * the transaction of the change, so the change and its consequences commit together.
+ * A segment that cannot be evaluated is skipped and marked (markFailed); the others
+ * still follow. Answers the segments skipped.
  */
 export async function refreshOrganisations(
   trx: Kysely<Database>,
   workspaceId: string,
   organisationIds: string[],
-): Promise<void> {
-  if (organisationIds.length === 0) return;
+): Promise<SegmentFailure[]> {
+  if (organisationIds.length === 0) return [];
   // Locks first (in id order, one statement), filters after: a segment saved meanwhile
   // is then read as saved.
   const locked = await sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS}, hashtext(id::text))
     FROM segments WHERE workspace_id = ${workspaceId} ORDER BY id`.execute(trx);
-  if (locked.rows.length === 0) return;
-  for (const segment of await workspaceSegments(trx, workspaceId)) {
-    await refreshSegment(trx, segment, { organisationIds, notify: true, locked: true });
+  if (locked.rows.length === 0) return [];
+  const segments = await workspaceSegments(trx, workspaceId);
+  const refresh = (segment: SavedSegment) =>
+    refreshSegment(trx, segment, { organisationIds, notify: true, locked: true });
+  // All segments under one savepoint; only when that fails, one savepoint each, so the
+  // usual case costs two statements more and a broken segment costs only itself.
+  const failed = await inSavepoint(trx, async () => {
+    for (const segment of segments) await refresh(segment);
+  });
+  if (failed === null) return [];
+  rethrowIfTransient(failed);
+  const failures: SegmentFailure[] = [];
+  for (const segment of segments) {
+    const error = await inSavepoint(trx, () => refresh(segment));
+    if (error === null) continue;
+    rethrowIfTransient(error);
+    failures.push(await markFailed(trx, segment, error));
   }
+  return failures;
 }
+
+/**
+ * Records that a segment could not be evaluated: counted in a row, the reason kept (no
+ * data), its full computation asked for again after a back-off that doubles from 30 s to
+ * an hour. Failures within the back-off do not push it further.
+ */
+export async function markFailed(
+  trx: Kysely<Database>,
+  segment: { workspaceId: string; id: string },
+  error: unknown,
+): Promise<SegmentFailure> {
+  const reason = failureReason(error);
+  await sql`
+    UPDATE segments SET
+      failures = failures + 1, failed_at = now(), last_error = ${reason}, refreshed_at = NULL,
+      retry_at = CASE WHEN retry_at > now() THEN retry_at
+        ELSE now() + make_interval(secs => least(30 * power(2, least(failures, 7)), 3600)) END
+    WHERE workspace_id = ${segment.workspaceId} AND id = ${segment.id}`.execute(trx);
+  return { workspaceId: segment.workspaceId, segmentId: segment.id, reason };
+}
+
+/** SQLSTATE classes of the database or the connection, not of a segment: tried again as a whole. */
+const TRANSIENT = ['08', '40', '53', '57P'];
+
+const sqlState = (error: unknown): string | undefined => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+};
+
+export function rethrowIfTransient(error: unknown): void {
+  const code = sqlState(error);
+  if (code && TRANSIENT.some((prefix) => code.startsWith(prefix))) throw error;
+}
+
+export const failureReason = (error: unknown): string => {
+  const code = sqlState(error);
+  if (code) return `SQLSTATE ${code}`;
+  return error instanceof Error ? error.name : 'unknown error';
+};
 
 /**
  * An INSERT for a caller's statement (as a CTE) queueing organisations, given by a query

@@ -51,6 +51,9 @@ export async function saveSegment(
       filters: JSON.stringify(serialiseFilters(segment.filters)),
       relative_dates: hasRelativeDates(segment.filters),
       refreshed_at: sql<Date>`now()`,
+      // New filters, a fresh start: no back-off left from the old ones.
+      failures: 0,
+      retry_at: null,
     };
     const saved = segment.id
       ? await trx

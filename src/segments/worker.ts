@@ -1,96 +1,135 @@
 import { type Kysely, sql } from 'kysely';
 import { listCustomFields } from '../custom-fields/store.js';
-import { runPeriodically } from '../db/periodic.js';
+import { inSavepoint } from '../db/savepoint.js';
 import type { Database } from '../db/schema.js';
 import { checkFilters } from './filters.js';
-import { refreshOrganisations, refreshSegment } from './membership.js';
+import {
+  failureReason,
+  markFailed,
+  markSegmentsStale,
+  refreshOrganisations,
+  refreshSegment,
+  rethrowIfTransient,
+  type SegmentFailure,
+} from './membership.js';
 
 const QUEUE_BATCH = 5_000;
-// Work per tick is bounded, so queued organisations never wait long behind full refreshes.
-const QUEUE_BATCHES_PER_TICK = 10;
-const REFRESHES_PER_TICK = 10;
+// Work per round is bounded, so queued organisations never wait long behind full refreshes.
+const WORKSPACES_PER_ROUND = 50;
+const REFRESHES_PER_ROUND = 10;
 
 export interface SegmentWorkerDeps {
   db: Kysely<Database>;
   /** How often segments with relative dates are computed again in full. */
   relativeRefreshSeconds: number;
-  log: (message: string) => void;
+  /** Told of every segment (or workspace) skipped because it could not be evaluated. */
+  failed: (failure: SegmentFailure) => void;
 }
 
 /**
- * The segment worker, in every server: evaluates the segments of organisations the
- * collector queued, and computes in full the segments that time or an outside change made
- * due. Queue rows and due segments are claimed with SKIP LOCKED, so servers share the work.
+ * One round of the segment worker, in every server: evaluates the segments of
+ * organisations the collector queued, a workspace per transaction, then computes in full
+ * the segments that time or an outside change made due, a segment per transaction. Rows
+ * are claimed with SKIP LOCKED, so servers share the work; a segment that fails is
+ * skipped and marked (membership.ts), and one tenant's failure never rolls back another's.
  */
-export function startSegmentWorker(
+export async function runSegmentWorker(
   deps: SegmentWorkerDeps,
-  pollMs = 1_000,
-): { stop(): Promise<void> } {
-  return runPeriodically(async (stopping) => {
-    try {
-      for (let i = 0; i < QUEUE_BATCHES_PER_TICK && !stopping(); i++) {
-        if ((await drainQueue(deps.db)) < QUEUE_BATCH) break;
-      }
-      for (let i = 0; i < REFRESHES_PER_TICK && !stopping(); i++) {
-        if (!(await refreshDueSegment(deps.db, deps.relativeRefreshSeconds))) break;
-      }
-    } catch (error) {
-      deps.log(`segment worker: ${(error as Error).message}`);
-    }
-  }, pollMs);
+  stopping: () => boolean,
+): Promise<void> {
+  for (let i = 0; i < WORKSPACES_PER_ROUND && !stopping(); i++) {
+    if ((await drainQueue(deps)) === 0) break;
+  }
+  for (let i = 0; i < REFRESHES_PER_ROUND && !stopping(); i++) {
+    if (!(await refreshDueSegment(deps))) break;
+  }
 }
 
-/** Takes a batch of queued organisations and refreshes them; answers the rows taken. */
-export async function drainQueue(db: Kysely<Database>): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const { rows } = await sql<{ workspace_id: string; organisation_id: string }>`
-      DELETE FROM segment_queue WHERE ctid = ANY(ARRAY(
-        SELECT ctid FROM segment_queue LIMIT ${QUEUE_BATCH} FOR UPDATE SKIP LOCKED))
-      RETURNING workspace_id, organisation_id`.execute(trx);
-    const byWorkspace = new Map<string, Set<string>>();
-    for (const row of rows) {
-      const ids = byWorkspace.get(row.workspace_id) ?? new Set<string>();
-      ids.add(row.organisation_id);
-      byWorkspace.set(row.workspace_id, ids);
-    }
-    // Workspaces in one order, segments in one order: concurrent workers never deadlock.
-    for (const workspaceId of [...byWorkspace.keys()].sort()) {
-      await refreshOrganisations(trx, workspaceId, [...(byWorkspace.get(workspaceId) ?? [])]);
-    }
-    return rows.length;
-  });
+/**
+ * Takes the queued organisations of one workspace (up to a batch) and refreshes their
+ * membership; answers the rows taken. When the workspace cannot be evaluated at all, its
+ * rows are dropped and its segments left to the full computation, so it is not first in
+ * the queue forever.
+ */
+export async function drainQueue(deps: Pick<SegmentWorkerDeps, 'db' | 'failed'>): Promise<number> {
+  const { db } = deps;
+  let claimed: { workspace_id: string; organisation_id: string }[] = [];
+  let failures: SegmentFailure[] = [];
+  try {
+    await db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ workspace_id: string; organisation_id: string }>`
+        DELETE FROM segment_queue WHERE ctid = ANY(ARRAY(
+          SELECT ctid FROM segment_queue
+          WHERE workspace_id = (SELECT workspace_id FROM segment_queue LIMIT 1 FOR UPDATE SKIP LOCKED)
+          LIMIT ${QUEUE_BATCH} FOR UPDATE SKIP LOCKED))
+        RETURNING workspace_id, organisation_id`.execute(trx);
+      claimed = rows;
+      const workspaceId = rows[0]?.workspace_id;
+      if (!workspaceId) return;
+      const ids = [...new Set(rows.map((row) => row.organisation_id))];
+      failures = await refreshOrganisations(trx, workspaceId, ids);
+    });
+  } catch (error) {
+    const workspaceId = claimed[0]?.workspace_id;
+    if (!workspaceId) throw error;
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .deleteFrom('segment_queue')
+        .where('workspace_id', '=', workspaceId)
+        .where('organisation_id', 'in', [...new Set(claimed.map((row) => row.organisation_id))])
+        .execute();
+      await markSegmentsStale(trx, workspaceId);
+    });
+    failures = [{ workspaceId, segmentId: null, reason: failureReason(error) }];
+  }
+  for (const failure of failures) deps.failed(failure);
+  return claimed.length;
 }
 
 /** Computes one due segment in full; false when none is due. */
 export async function refreshDueSegment(
-  db: Kysely<Database>,
-  relativeRefreshSeconds: number,
+  deps: Pick<SegmentWorkerDeps, 'db' | 'failed' | 'relativeRefreshSeconds'>,
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  let failure: SegmentFailure | undefined;
+  const found = await deps.db.transaction().execute(async (trx) => {
+    // NO KEY UPDATE: it does not block the key-share locks of a concurrent refresh.
     const due = await sql<{ workspace_id: string; id: string; filters: unknown }>`
       SELECT workspace_id, id, filters FROM segments
-      WHERE refreshed_at IS NULL
-        OR (relative_dates AND refreshed_at < now() - make_interval(secs => ${relativeRefreshSeconds}))
+      WHERE (refreshed_at IS NULL
+          OR (relative_dates AND refreshed_at < now() - make_interval(secs => ${deps.relativeRefreshSeconds})))
+        AND (retry_at IS NULL OR retry_at <= now())
       ORDER BY refreshed_at NULLS FIRST
-      LIMIT 1 FOR UPDATE SKIP LOCKED`.execute(trx);
+      LIMIT 1 FOR NO KEY UPDATE SKIP LOCKED`.execute(trx);
     const row = due.rows[0];
     if (!row) return false;
+    const segment = { workspaceId: row.workspace_id, id: row.id };
     const checked = checkFilters(row.filters, await listCustomFields(trx, row.workspace_id), {
       stored: true,
     });
-    if ('filters' in checked) {
-      await refreshSegment(
-        trx,
-        { workspaceId: row.workspace_id, id: row.id, filters: checked.filters },
-        { notify: true },
-      );
+    const error =
+      'filters' in checked
+        ? await inSavepoint(trx, () =>
+            refreshSegment(trx, { ...segment, filters: checked.filters }, { notify: true }),
+          )
+        : new InvalidStoredFilters();
+    if (error !== null) {
+      rethrowIfTransient(error);
+      failure = await markFailed(trx, segment, error);
+      return true;
     }
     await trx
       .updateTable('segments')
-      .set({ refreshed_at: sql`now()` })
+      .set({ refreshed_at: sql`now()`, failures: 0, retry_at: null })
       .where('workspace_id', '=', row.workspace_id)
       .where('id', '=', row.id)
       .execute();
     return true;
   });
+  if (failure) deps.failed(failure);
+  return found;
+}
+
+/** A stored filter that no longer passes the grammar's checks. */
+class InvalidStoredFilters extends Error {
+  override name = 'InvalidStoredFilters';
 }

@@ -1,0 +1,124 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { Counter, type Registry } from 'prom-client';
+import { runPeriodically } from './db/periodic.js';
+import type { Api, AppDeps } from './http/api.js';
+import { runRetentionIfDue } from './privacy/retention.js';
+import { runSegmentWorker } from './segments/worker.js';
+import { startDeliveryWorker } from './webhooks/worker.js';
+
+interface Stoppable {
+  stop(): Promise<void>;
+}
+
+/**
+ * A background job: its name, how often it runs, and one round of its work (`run`), which
+ * the app schedules, one round at a time. A round that throws is logged and counted under
+ * the job's name and the next round runs as usual; a job isolates failures per item itself.
+ * A job whose work outlives a round (deliveries in flight) schedules itself (`start`).
+ */
+export type Job = { name: string; everyMs: number } & (
+  | { run(stopping: () => boolean): Promise<void>; atStart?: boolean }
+  | { start(everyMs: number): Stoppable }
+);
+
+/** Every background job of a server, in one list. */
+export function backgroundJobs(
+  deps: AppDeps,
+  registry: Registry,
+  log: Pick<FastifyBaseLogger, 'info' | 'error'>,
+): Job[] {
+  const { config, db } = deps;
+  const segmentFailures = new Counter({
+    name: 'footfall_segment_failures_total',
+    help: 'Segments skipped because they could not be evaluated (marked, tried again later)',
+    registers: [registry],
+  });
+  return [
+    {
+      name: 'webhook-deliveries',
+      everyMs: 500,
+      start: (everyMs) =>
+        startDeliveryWorker(
+          {
+            db,
+            config,
+            encryptionKey: deps.keys.encryption,
+            resolve: deps.resolve,
+            log: (message) => log.error(message),
+          },
+          everyMs,
+        ),
+    },
+    {
+      name: 'segments',
+      everyMs: 1_000,
+      run: (stopping) =>
+        runSegmentWorker(
+          {
+            db,
+            relativeRefreshSeconds: config.segmentRefreshSeconds,
+            failed: ({ workspaceId, segmentId, reason }) => {
+              segmentFailures.inc();
+              // Ids and an SQLSTATE only: the failing value may be personal data.
+              log.error(
+                segmentId
+                  ? `segments: segment ${segmentId} of workspace ${workspaceId} skipped (${reason}); tried again later`
+                  : `segments: queued organisations of workspace ${workspaceId} skipped (${reason}); its segments are computed again in full`,
+              );
+            },
+          },
+          stopping,
+        ),
+    },
+    ...(config.retentionDays > 0
+      ? [
+          {
+            name: 'retention',
+            // Checked hourly; it runs once a day across all servers (runRetentionIfDue).
+            everyMs: 3_600_000,
+            atStart: true,
+            run: async () => {
+              const expired = await runRetentionIfDue(db, config.retentionDays);
+              if (expired) {
+                log.info(
+                  `retention: deleted ${expired.sessions} sessions, ${expired.events} events and ${expired.webhook_deliveries} webhook deliveries older than ${config.retentionDays} days`,
+                );
+              }
+            },
+          },
+        ]
+      : []),
+  ];
+}
+
+/**
+ * Starts the background jobs when the app is ready and stops them when it closes (a
+ * running round ends first).
+ */
+export function scheduleJobs(app: Api, deps: AppDeps, registry: Registry): void {
+  const jobs = backgroundJobs(deps, registry, app.log);
+  const errors = new Counter({
+    name: 'footfall_job_errors_total',
+    help: 'Background job rounds that failed, by job',
+    labelNames: ['job'] as const,
+    registers: [registry],
+  });
+  let running: Stoppable[] = [];
+  app.addHook('onReady', async () => {
+    running = jobs.map((job) => {
+      if ('start' in job) return job.start(job.everyMs);
+      return runPeriodically(
+        (stopping) =>
+          job.run(stopping).catch((error: Error) => {
+            errors.inc({ job: job.name });
+            app.log.error(`${job.name}: ${error.message}`);
+          }),
+        job.everyMs,
+        { atStart: job.atStart },
+      );
+    });
+  });
+  app.addHook('onClose', async () => {
+    await Promise.all(running.map((job) => job.stop()));
+  });
+}
