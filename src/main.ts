@@ -203,7 +203,7 @@ export function cli(config: () => Config): Command {
   program
     .command('forget')
     .description(
-      'delete one person from a workspace: their contact, visitors, sessions, events and every other row holding their email or visitor id; prints what went, as JSON',
+      'delete one person from a workspace (every address and browser linked to the one given): their contacts, visitors, sessions, events and every other row holding one of their addresses or visitor ids; prints what went, as JSON',
     )
     .requiredOption('--workspace <uuid>', 'the workspace')
     .option('--email <email>', 'the person’s email address')

@@ -101,7 +101,7 @@ afterAll(async () => {
 });
 
 /** Every row of the workspace in every table that could hold a person, as text. */
-async function everything(): Promise<string> {
+async function everything(workspace = ws): Promise<string> {
   const db = t.database.db;
   const rows = await Promise.all(
     (
@@ -114,7 +114,9 @@ async function everything(): Promise<string> {
         'webhook_deliveries',
         'custom_field_values',
       ] as const
-    ).map((table) => db.selectFrom(table).selectAll().where('workspace_id', '=', ws).execute()),
+    ).map((table) =>
+      db.selectFrom(table).selectAll().where('workspace_id', '=', workspace).execute(),
+    ),
   );
   return JSON.stringify(rows).toLowerCase();
 }
@@ -198,5 +200,97 @@ describe('footfall forget', () => {
     );
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('No workspace');
+  });
+});
+
+describe('footfall forget follows every link of a person', () => {
+  // One person, three addresses: one browser gave the first two, a second browser gave
+  // the second and the third. Carl, someone else, names the third in his traits.
+  const people = {
+    lee: { emails: ['lee@work.example', 'lee@home.example', 'lee@club.example'] },
+    max: { emails: ['max@work.example', 'max@home.example', 'max@club.example'] },
+  };
+  const browsers = { lee: [randomUUID(), randomUUID()], max: [randomUUID(), randomUUID()] };
+  const carl = randomUUID();
+  let space: string;
+
+  beforeAll(async () => {
+    const workspace = (await api('POST', '/v1/workspaces', { url: SITE })).body.data;
+    space = workspace.uuid;
+    const send = (visitor: string, events: Record<string, unknown>[]) =>
+      collector(t.url)(visit(workspace.tracking_script_id, events, { visitor }), UNKNOWN_IP);
+    const now = Date.now();
+    const identify = (email: string, ts: number, traits: Record<string, unknown> = {}) => ({
+      type: 'identify',
+      ts,
+      url: `${SITE}/account`,
+      email,
+      traits,
+    });
+    for (const name of ['lee', 'max'] as const) {
+      const [work, home, club] = people[name].emails as [string, string, string];
+      const [first, second] = browsers[name] as [string, string];
+      const sent = [
+        await send(first, [
+          pageview(`${SITE}/`, now - 60_000),
+          identify(work, now - 59_000, { role: 'CTO' }),
+          identify(home, now - 58_000),
+        ]),
+        await send(second, [
+          pageview(`${SITE}/pricing`, now - 50_000),
+          identify(home, now - 49_000),
+          identify(club, now - 48_000, { nickname: name }),
+        ]),
+      ];
+      expect(sent.map((answer) => answer.status)).toEqual([202, 202]);
+    }
+    const mentions = await send(carl, [
+      pageview(`${SITE}/`, now - 10_000),
+      identify('carl@other.example', now - 9_000, {
+        plan: 'pro',
+        referred_by: people.lee.emails[2],
+        friend: people.max.emails[2],
+      }),
+    ]);
+    expect(mentions.status).toBe(202);
+  });
+
+  it('by one address forgets all three and both browsers, and cleans other contacts’ traits', async () => {
+    const before = await everything(space);
+    for (const trace of [...people.lee.emails, ...browsers.lee]) expect(before).toContain(trace);
+
+    const result = await runFootfall(
+      ['forget', '--workspace', space, '--email', people.lee.emails[0] as string],
+      env,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.emails).toEqual([...people.lee.emails].sort());
+    expect(report.visitors).toEqual([...browsers.lee].sort());
+    expect(report).toMatchObject({ contacts: 3, sessions: 2, contact_traits: 1 });
+
+    const after = await everything(space);
+    for (const trace of [...people.lee.emails, ...browsers.lee]) expect(after).not.toContain(trace);
+    // Carl stays, less the trait that named Lee; Max is untouched.
+    const contacts = (await api('GET', `/v1/workspaces/${space}/contacts?size=100`)).body.data;
+    const carlContact = contacts.find((c: { email: string }) => c.email === 'carl@other.example');
+    expect(carlContact.traits).toEqual({ plan: 'pro', friend: people.max.emails[2] });
+    for (const trace of [...people.max.emails, ...browsers.max, carl])
+      expect(after).toContain(trace);
+  });
+
+  it('by a browser forgets the same person as by an address', async () => {
+    const result = await runFootfall(
+      ['forget', '--workspace', space, '--visitor', browsers.max[1] as string],
+      env,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.emails).toEqual([...people.max.emails].sort());
+    expect(report.visitors).toEqual([...browsers.max].sort());
+    const after = await everything(space);
+    for (const trace of [...people.max.emails, ...browsers.max]) expect(after).not.toContain(trace);
+    expect(after).toContain('carl@other.example');
+    expect(after).toContain('"plan":"pro"');
   });
 });

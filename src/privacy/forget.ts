@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { likeContaining } from '../db/like.js';
 import type { Database } from '../db/schema.js';
+import { isEmailAddress } from '../http/email-address.js';
 import { markSegmentsStale } from '../segments/membership.js';
 
 /** Who to forget: everything known under this email address, or this visitor id. */
@@ -14,48 +15,76 @@ export interface Forgotten {
   events: number;
   webhook_deliveries: number;
   custom_field_values: number;
+  /** Other people's contacts whose traits named the person: those trait values went. */
+  contact_traits: number;
 }
+
+// A person is a handful of addresses and browsers; past these, the links join many people
+// (a shared computer, a typo'd address), and guessing would delete someone else.
+const LIMITS = { rounds: 10, emails: 50, visitors: 500 };
 
 const count = (result: { numAffectedRows?: bigint }) => Number(result.numAffectedRows ?? 0n);
 
 /**
- * Deletes a person from a workspace in one transaction. The person is their email
- * addresses and the visitor ids (browsers) tied to them: a visitor's contacts and
- * identified address, and every visitor that identified with one of the addresses.
- * Their sessions, events and contacts go, and so do other rows that still hold an
- * address or a visitor id: events and webhook deliveries of anyone (a form where
- * someone else typed it, an address in a page URL, plain or URL-encoded), referrers
- * (cleared) and custom-field values.
+ * The person behind an address or a browser: every address and every visitor id (browser)
+ * linked to them, followed transitively. A browser links the addresses it gave (contacts,
+ * its identified address, `identify` events); an address links the browsers that gave it.
+ * Starting from any of them gives the same person.
+ */
+async function personOf(
+  trx: Kysely<Database>,
+  workspaceId: string,
+  person: Person,
+): Promise<{ emails: string[]; visitors: string[] }> {
+  const emails = new Set('email' in person ? [person.email.trim().toLowerCase()] : []);
+  const visitors = new Set('visitorId' in person ? [person.visitorId.toLowerCase()] : []);
+  for (let round = 0; round < LIMITS.rounds; round++) {
+    const { rows } = await sql<{ email: string | null; visitor_id: string | null }>`
+      SELECT c.email, cv.visitor_id FROM contacts c
+      JOIN contact_visitors cv ON cv.workspace_id = c.workspace_id AND cv.contact_id = c.id
+      WHERE c.workspace_id = ${workspaceId}
+        AND (c.email = ANY(${[...emails]}::text[]) OR cv.visitor_id = ANY(${[...visitors]}::uuid[]))
+      UNION SELECT lower(email), id FROM visitors
+      WHERE workspace_id = ${workspaceId} AND email <> ''
+        AND (lower(email) = ANY(${[...emails]}::text[]) OR id = ANY(${[...visitors]}::uuid[]))
+      UNION SELECT lower(trim(e.data->>'email')), s.visitor_id FROM events e
+      JOIN sessions s ON s.workspace_id = e.workspace_id AND s.id = e.session_id
+      WHERE e.workspace_id = ${workspaceId} AND e.type = 'identify'
+        AND (lower(trim(e.data->>'email')) = ANY(${[...emails]}::text[])
+             OR s.visitor_id = ANY(${[...visitors]}::uuid[]))`.execute(trx);
+    const before = emails.size + visitors.size;
+    for (const row of rows) {
+      // Only real addresses: a stray word would match, and delete, far too much.
+      if (row.email && isEmailAddress(row.email)) emails.add(row.email);
+      if (row.visitor_id) visitors.add(row.visitor_id);
+    }
+    if (emails.size > LIMITS.emails || visitors.size > LIMITS.visitors) {
+      throw new Error(
+        `The address or visitor is linked to ${emails.size} addresses and ${visitors.size} browsers, more than one person has (at most ${LIMITS.emails} and ${LIMITS.visitors}); nothing was deleted.`,
+      );
+    }
+    if (emails.size + visitors.size === before) break;
+  }
+  return { emails: [...emails].sort(), visitors: [...visitors].sort() };
+}
+
+/**
+ * Deletes a person (personOf) from a workspace in one transaction: their sessions, events,
+ * visitors and contacts go, and so do other rows that still hold one of their addresses or
+ * visitor ids: events and webhook deliveries of anyone (a form where someone else typed
+ * it, an address in a page URL, plain or URL-encoded), referrers (cleared), custom-field
+ * values, and the trait values of other contacts that name them.
  */
 export async function forgetPerson(
   db: Kysely<Database>,
   workspaceId: string,
   person: Person,
 ): Promise<Forgotten> {
+  if ('email' in person && !isEmailAddress(person.email.trim())) {
+    throw new Error(`"${person.email}" is not an email address.`);
+  }
   return db.transaction().execute(async (trx) => {
-    const given = 'email' in person ? [person.email.trim().toLowerCase()] : [];
-    const start = 'visitorId' in person ? [person.visitorId.toLowerCase()] : [];
-    const { rows: named } = await sql<{ email: string }>`
-      SELECT c.email FROM contacts c
-      JOIN contact_visitors cv ON cv.workspace_id = c.workspace_id AND cv.contact_id = c.id
-      WHERE c.workspace_id = ${workspaceId} AND cv.visitor_id = ANY(${start}::uuid[])
-      UNION SELECT lower(email) FROM visitors
-      WHERE workspace_id = ${workspaceId} AND id = ANY(${start}::uuid[]) AND email <> ''`.execute(
-      trx,
-    );
-    const emails = [...new Set([...given, ...named.map((row) => row.email)])];
-    const { rows: linked } = await sql<{ visitor_id: string }>`
-      SELECT cv.visitor_id FROM contacts c
-      JOIN contact_visitors cv ON cv.workspace_id = c.workspace_id AND cv.contact_id = c.id
-      WHERE c.workspace_id = ${workspaceId} AND c.email = ANY(${emails}::text[])
-      UNION SELECT id FROM visitors
-      WHERE workspace_id = ${workspaceId} AND lower(email) = ANY(${emails}::text[])
-      UNION SELECT s.visitor_id FROM events e
-      JOIN sessions s ON s.workspace_id = e.workspace_id AND s.id = e.session_id
-      WHERE e.workspace_id = ${workspaceId} AND e.type = 'identify'
-        AND lower(e.data->>'email') = ANY(${emails}::text[])`.execute(trx);
-    const visitors = [...new Set([...start, ...linked.map((row) => row.visitor_id)])];
-
+    const { emails, visitors } = await personOf(trx, workspaceId, person);
     const byEmail = emails.flatMap((email) => [
       likeContaining(email),
       likeContaining(encodeURIComponent(email)),
@@ -82,7 +111,7 @@ export async function forgetPerson(
     );
     const values = await sql`
       DELETE FROM custom_field_values WHERE workspace_id = ${workspaceId}
-        AND value::text ILIKE ANY(${byEmail}::text[])`.execute(trx);
+        AND value::text ILIKE ANY(${byAnything}::text[])`.execute(trx);
     await sql`
       DELETE FROM visitors WHERE workspace_id = ${workspaceId}
         AND (id = ANY(${visitors}::uuid[]) OR lower(email) = ANY(${emails}::text[]))`.execute(trx);
@@ -92,8 +121,15 @@ export async function forgetPerson(
     const contacts = await sql`
       DELETE FROM contacts WHERE workspace_id = ${workspaceId}
         AND email = ANY(${emails}::text[])`.execute(trx);
-    // Organisations lost sessions (and maybe values): the segments are computed again.
-    if (sessionIds.length > 0) await markSegmentsStale(trx, workspaceId);
+    const traits = await sql`
+      UPDATE contacts c SET traits = (
+        SELECT coalesce(jsonb_object_agg(t.key, t.value), '{}'::jsonb) FROM jsonb_each(c.traits) t
+        WHERE NOT (t.key ILIKE ANY(${byAnything}::text[])
+                   OR t.value::text ILIKE ANY(${byAnything}::text[])))
+      WHERE c.workspace_id = ${workspaceId} AND jsonb_typeof(c.traits) = 'object'
+        AND c.traits::text ILIKE ANY(${byAnything}::text[])`.execute(trx);
+    // Organisations lost sessions or values: the segments are computed again.
+    if (sessionIds.length > 0 || count(values) > 0) await markSegmentsStale(trx, workspaceId);
     return {
       emails,
       visitors,
@@ -102,6 +138,7 @@ export async function forgetPerson(
       events: count(events),
       webhook_deliveries: count(deliveries),
       custom_field_values: count(values),
+      contact_traits: count(traits),
     };
   });
 }
