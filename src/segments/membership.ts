@@ -159,7 +159,9 @@ export async function markFailed(
   return { workspaceId: segment.workspaceId, segmentId: segment.id, reason };
 }
 
-/** SQLSTATE classes of the database or the connection, not of a segment: tried again as a whole. */
+// SQLSTATE classes that say nothing about the segment (connection, deadlock, resources,
+// shutdown): the whole transaction is tried again. A statement timeout (57014) is the
+// segment's own cost, so it counts as its failure, or it would be retried first forever.
 const TRANSIENT = ['08', '40', '53', '57P'];
 
 const sqlState = (error: unknown): string | undefined => {
