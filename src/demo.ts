@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { createOperator, findOperatorByEmail } from './auth/operators.js';
 import type { Tokens } from './auth/tokens.js';
 import type { Database } from './db/schema.js';
+import { inTransaction } from './db/transaction.js';
 import { upsertCompanies } from './identify/companies.js';
 import { upsertIpRanges } from './identify/ip-ranges.js';
 import type { TrackedEvent } from './ingest/body.js';
@@ -164,9 +165,11 @@ export async function createDemo(
     db,
     companies.map((c) => ({ network: c.network, domain: c.domain, name: c.name })),
   );
-  const ids = await ensureOrganisations(
-    db,
-    companies.map((c) => ({ workspaceId: workspace.id, domain: c.domain, name: c.name })),
+  const { ids } = await inTransaction(db, (tx) =>
+    ensureOrganisations(
+      tx,
+      companies.map((c) => ({ workspaceId: workspace.id, domain: c.domain, name: c.name })),
+    ),
   );
 
   const items: VisitEvent[] = [];

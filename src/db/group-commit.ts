@@ -1,3 +1,30 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface GroupCommitOptions {
+  /** Items per write; a caller with more than this is written alone. */
+  maxItems: number;
+  /** Writes at once. */
+  concurrency: number;
+  /**
+   * A write that fails with an error `when` accepts (say, a deadlock) is done again, up to
+   * `attempts` more times, each after a random pause below `delayMs` × 2^attempt.
+   */
+  retry?: { when: (error: unknown) => boolean; attempts: number; delayMs: number };
+  /**
+   * Whether a failed write is worth splitting: its callers are then written in two halves,
+   * and so on down to single callers, so that only the callers whose items fail get the error.
+   */
+  split?: (error: unknown) => boolean;
+  onWrite?: (items: number, ms: number) => void;
+  onRetry?: (error: unknown) => void;
+  onSplit?: (error: unknown) => void;
+}
+
+interface Caller<T> {
+  items: T[];
+  settle: (error?: unknown) => void;
+}
+
 /**
  * Group commit: many callers' items share one write (one transaction), and each caller's
  * promise settles only after the write that holds its items has committed or failed.
@@ -8,18 +35,14 @@
  * what it writes.
  */
 export class GroupCommit<T> {
-  private waiting: { items: T[]; settle: (error?: unknown) => void }[] = [];
+  private waiting: Caller<T>[] = [];
   private active = 0;
   private scheduled = false;
   private idle: (() => void)[] = [];
 
   constructor(
     private readonly write: (items: T[]) => Promise<void>,
-    private readonly options: {
-      maxItems: number;
-      concurrency: number;
-      onWrite?: (items: number, ms: number) => void;
-    },
+    private readonly options: GroupCommitOptions,
   ) {}
 
   /** Resolves once `items` are committed; rejects with the write's error otherwise. */
@@ -50,20 +73,46 @@ export class GroupCommit<T> {
   private async start(): Promise<void> {
     if (this.waiting.length === 0 || this.active >= this.options.concurrency) return;
     const group = this.take();
-    const items = group.flatMap((entry) => entry.items);
     this.active++;
-    const started = performance.now();
-    let failure: unknown;
-    try {
-      await this.write(items);
-    } catch (error) {
-      failure = error ?? new Error('group write failed');
-    }
+    await this.commit(group);
     this.active--;
-    this.options.onWrite?.(items.length, performance.now() - started);
-    for (const entry of group) entry.settle(failure);
     if (this.waiting.length > 0) this.schedule();
     else if (this.active === 0) for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  /** Writes the callers' items together; when that fails and is worth it, each half apart. */
+  private async commit(group: Caller<T>[]): Promise<void> {
+    const error = await this.attempt(group.flatMap((caller) => caller.items));
+    if (error === undefined) {
+      for (const caller of group) caller.settle();
+    } else if (group.length > 1 && this.options.split?.(error)) {
+      this.options.onSplit?.(error);
+      const half = Math.ceil(group.length / 2);
+      await this.commit(group.slice(0, half));
+      await this.commit(group.slice(half));
+    } else {
+      for (const caller of group) caller.settle(error);
+    }
+  }
+
+  /** One write, done again after transient failures; its last error, if it failed. */
+  private async attempt(items: T[]): Promise<unknown> {
+    const retry = this.options.retry;
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
+      let failure: unknown;
+      try {
+        await this.write(items);
+      } catch (error) {
+        failure = error ?? new Error('group write failed');
+      }
+      this.options.onWrite?.(items.length, performance.now() - started);
+      if (failure === undefined) return undefined;
+      if (!retry || attempt >= retry.attempts || !retry.when(failure)) return failure;
+      this.options.onRetry?.(failure);
+      // Full jitter: writers that collided once do not collide again in step.
+      await sleep(Math.random() * retry.delayMs * 2 ** attempt);
+    }
   }
 
   /** Whole callers, up to maxItems items (a caller bigger than that goes alone). */

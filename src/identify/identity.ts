@@ -146,7 +146,11 @@ export async function recordIdentifications(
   rows: { workspaceId: string; visitorId: string; organisationId: string; email: string }[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  const column = <T>(pick: (row: (typeof rows)[number]) => T) => rows.map(pick);
+  // One row per visitor (the group's last word): a statement may not upsert a row twice.
+  const latest = [
+    ...new Map(rows.map((row) => [`${row.workspaceId} ${row.visitorId}`, row])).values(),
+  ];
+  const column = <T>(pick: (row: (typeof rows)[number]) => T) => latest.map(pick);
   await sql`
     WITH input AS (
       SELECT * FROM unnest(${column((r) => r.workspaceId)}::uuid[], ${column((r) => r.visitorId)}::uuid[],

@@ -1,7 +1,12 @@
 import { Counter, Histogram, Registry } from 'prom-client';
 
 /** Why an event was not stored; a label of footfall_events_dropped_total. */
-export type DropReason = 'bot' | 'feature_disabled' | 'gpc';
+export type DropReason =
+  | 'bot'
+  | 'feature_disabled'
+  | 'gpc'
+  | 'excluded_ip_range'
+  | 'foreign_hostname';
 
 /** The collector's Prometheus metrics, served at /metrics. */
 export function ingestMetrics() {
@@ -40,6 +45,25 @@ export function ingestMetrics() {
       name: 'footfall_write_group_seconds',
       help: 'Duration of group-commit transactions',
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers: [registry],
+    }),
+    phaseSeconds: new Histogram({
+      name: 'footfall_write_phase_seconds',
+      help: 'Duration of each phase of a group write',
+      labelNames: ['phase'] as const,
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers: [registry],
+    }),
+    retries: new Counter({
+      name: 'footfall_write_retries_total',
+      help: 'Group writes done again after a transient failure, by reason',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
+    splits: new Counter({
+      name: 'footfall_write_splits_total',
+      help: 'Failed group writes split in two to find the failing requests, by reason',
+      labelNames: ['reason'] as const,
       registers: [registry],
     }),
   };

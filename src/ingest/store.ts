@@ -1,33 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { type ContactSighting, recordContacts } from '../contacts/store.js';
 import type { Database, SessionTable } from '../db/schema.js';
-import { recordIdentifications } from '../identify/identity.js';
+import { inTransaction, type Transaction } from '../db/transaction.js';
 import { queueForSegments } from '../segments/membership.js';
+import type { Candidate, DeliveryMode } from '../webhooks/outbox.js';
 import { type SessionState, sessionize, type VisitEvent } from './sessionizer.js';
 
 type Connection = Kysely<Database>;
 
-/** Who the group's visitors said they are: identified organisations and contacts. */
-export interface People {
-  identified?: Parameters<typeof recordIdentifications>[1];
-  contacts?: ContactSighting[];
-}
+// The events that an operator in event mode receives one event.tracked for.
+const TRACKED = ['pageview', 'form_submit', 'form_abandon', 'click', 'download', 'custom'];
 
 /**
- * Writes a group of events in one transaction: each visitor's events are put into sessions
- * (holding a per-visitor lock, so concurrent writers cannot split one visit into two
- * sessions), then sessions are upserted and events inserted in one statement. Three round
- * trips in all, which is what bounds the collector's throughput (docs/performance.md).
+ * Puts a group's events into sessions and writes both, inside the caller's transaction:
+ * each visitor's lock is taken (so concurrent writers cannot split one visit into two
+ * sessions), the visitors' latest sessions are read, and sessions are upserted and events
+ * inserted in one statement. Three round trips, which is what bounds the collector's
+ * throughput (docs/performance.md). For workspaces whose operator has delivery on
+ * (`delivering`), it answers the webhook deliveries the write causes, for the outbox:
+ * `organisation.returned` for a new session of an organisation seen before, and
+ * `event.tracked` per listed event in event mode.
  */
-export async function storeEvents(
-  db: Kysely<Database>,
+export async function storeVisits(
+  tx: Transaction<Database>,
   items: VisitEvent[],
   idleMs: number,
-  people: People = {},
-  /** False when no workspace of the group has webhook delivery on: the outbox is skipped. */
-  webhooks = true,
-): Promise<void> {
+  delivering: ReadonlyMap<string, DeliveryMode> = new Map(),
+): Promise<Candidate[]> {
   const byVisitor = new Map<string, VisitEvent[]>();
   for (const item of items) {
     const key = `${item.visit.workspaceId} ${item.visit.visitorId}`;
@@ -35,25 +34,10 @@ export async function storeEvents(
     if (list) list.push(item);
     else byVisitor.set(key, [item]);
   }
-  await db.connection().execute(async (trx) => {
-    try {
-      await writeGroup(trx, byVisitor, idleMs, people, webhooks);
-    } catch (error) {
-      // The write's own error is the one to report; a failed rollback ends with the connection.
-      await sql`ROLLBACK`.execute(trx).catch(() => {});
-      throw error;
-    }
-  });
-}
-
-async function writeGroup(
-  trx: Connection,
-  byVisitor: Map<string, VisitEvent[]>,
-  idleMs: number,
-  people: People,
-  webhooks: boolean,
-) {
-  const latest = await lockVisitors(trx, [...byVisitor.keys()]);
+  const visitors = [...byVisitor.keys()];
+  await tx.lock(visitorLocks(visitors));
+  const db = await tx.db();
+  const latest = await latestSessions(db, visitors);
   const sessions: SessionState[] = [];
   const eventRows: { item: VisitEvent; sessionId: string }[] = [];
   for (const [key, list] of byVisitor) {
@@ -65,10 +49,16 @@ async function writeGroup(
     });
   }
   const known = new Set([...latest.values()].map((session) => session.id));
-  await writeSessionsAndEvents(trx, sessions, eventRows, webhooks ? known : null);
-  await recordIdentifications(trx, people.identified ?? []);
-  await recordContacts(trx, people.contacts ?? []);
-  await sql`COMMIT`.execute(trx);
+  return writeSessionsAndEvents(db, sessions, eventRows, known, delivering);
+}
+
+/** Writes prepared visit events in a transaction of their own (demo data). */
+export async function storeEvents(
+  db: Kysely<Database>,
+  items: VisitEvent[],
+  idleMs: number,
+): Promise<void> {
+  await inTransaction(db, (tx) => storeVisits(tx, items, idleMs));
 }
 
 /** A visitor's lock key: 60 bits of its (random) visitor id mixed with its workspace's. */
@@ -79,18 +69,20 @@ function lockKey(visitorKey: string): bigint {
 }
 
 /**
- * Opens the transaction and takes each visitor's advisory lock in the same round trip (in
- * ascending order, so writers never deadlock), then reads each visitor's latest session.
- * The read is a statement of its own on purpose: a statement's snapshot is taken when it
- * starts, so a read in the locking statement could miss a session committed by the writer
- * it waited for.
+ * The visitors' advisory locks, in ascending order so writers never deadlock: SQL of
+ * numbers made here, for Transaction.lock.
  */
-async function lockVisitors(trx: Connection, visitors: string[]) {
+function visitorLocks(visitors: string[]): string {
   const keys = [...new Set(visitors.map(lockKey))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  // Numbers only, made here: safe to inline, and a parameterless query may hold two statements.
-  await sql
-    .raw(`BEGIN; SELECT ${keys.map((key) => `pg_advisory_xact_lock(${key})`).join(', ')}`)
-    .execute(trx);
+  return `SELECT ${keys.map((key) => `pg_advisory_xact_lock(${key})`).join(', ')}`;
+}
+
+/**
+ * Each visitor's latest session, read under the visitors' locks. The read is a statement
+ * of its own on purpose: a statement's snapshot is taken when it starts, so a read in the
+ * locking statement could miss a session committed by the writer it waited for.
+ */
+async function latestSessions(trx: Connection, visitors: string[]) {
   const split = visitors.map((key) => key.split(' ') as [string, string]);
   const { rows } = await sql<Selectable<SessionTable>>`
     SELECT DISTINCT ON (s.workspace_id, s.visitor_id) s.*
@@ -126,17 +118,16 @@ async function lockVisitors(trx: Connection, visitors: string[]) {
 }
 
 /**
- * Upserts the sessions and inserts the events in one statement. With `known` (the ids of
- * the sessions that existed before), the statement also fills the webhook outbox:
- * `organisation.returned` for a new session of an organisation seen before, and
- * `event.tracked` per listed event for operators in event mode.
+ * Upserts the sessions and inserts the events in one statement. For the workspaces in
+ * `delivering`, the statement also answers the deliveries they cause (see storeVisits).
  */
 async function writeSessionsAndEvents(
   trx: Connection,
   sessions: SessionState[],
   rows: { item: VisitEvent; sessionId: string }[],
-  known: Set<string> | null,
-) {
+  known: Set<string>,
+  delivering: ReadonlyMap<string, DeliveryMode>,
+): Promise<Candidate[]> {
   const column = <T>(pick: (s: SessionState) => T) => sessions.map(pick);
   const upsertSessions = sql`
     INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
@@ -178,38 +169,30 @@ async function writeSessionsAndEvents(
   const queued = sql`queued AS (${queueForSegments(sql`
     SELECT * FROM unnest(${attributed.map((s) => s.workspaceId)}::uuid[],
       ${attributed.map((s) => s.organisationId)}::uuid[]) AS a(workspace_id, organisation_id)`)})`;
-  if (!known) {
-    await sql`WITH upserted AS (${upsertSessions}), ${queued} ${insertEvents}`.execute(trx);
-    return;
-  }
-  const fresh = attributed.filter((session) => !known.has(session.id));
-  await sql`
-    WITH upserted AS (${upsertSessions}), ${queued},
-    inserted AS (${insertEvents} RETURNING workspace_id, session_id, id, type),
-    attributed AS (
-      SELECT * FROM unnest(${attributed.map((s) => s.workspaceId)}::uuid[],
-        ${attributed.map((s) => s.id)}::uuid[], ${attributed.map((s) => s.organisationId)}::uuid[])
-        AS a(workspace_id, session_id, organisation_id)
-    ), returned AS (
-      -- The snapshot of this statement holds only earlier sessions: exactly "seen before".
-      INSERT INTO webhook_deliveries (id, operator_id, workspace_id, event, organisation_id, session_id)
-      SELECT gen_random_uuid(), w.operator_id, f.workspace_id, 'organisation.returned',
-             f.organisation_id, f.session_id
-      FROM unnest(${fresh.map((s) => s.workspaceId)}::uuid[], ${fresh.map((s) => s.id)}::uuid[],
-                  ${fresh.map((s) => s.organisationId)}::uuid[]) AS f(workspace_id, session_id, organisation_id)
-      JOIN workspaces w ON w.id = f.workspace_id
-      JOIN webhook_configs c ON c.operator_id = w.operator_id AND c.url IS NOT NULL
-      WHERE EXISTS (SELECT 1 FROM sessions s WHERE s.workspace_id = f.workspace_id
-                    AND s.organisation_id = f.organisation_id AND s.id <> f.session_id)
-    )
-    INSERT INTO webhook_deliveries (id, operator_id, workspace_id, event, organisation_id, session_id, event_id)
-    SELECT gen_random_uuid(), w.operator_id, i.workspace_id, 'event.tracked', a.organisation_id,
-           i.session_id, i.id
-    FROM inserted i
-    JOIN attributed a ON a.workspace_id = i.workspace_id AND a.session_id = i.session_id
-    JOIN workspaces w ON w.id = i.workspace_id
-    JOIN webhook_configs c ON c.operator_id = w.operator_id AND c.url IS NOT NULL AND c.mode = 'event'
-    WHERE i.type IN ('pageview', 'form_submit', 'form_abandon', 'click', 'download', 'custom')`.execute(
-    trx,
+  const fresh = attributed.filter(
+    (session) => !known.has(session.id) && delivering.has(session.workspaceId),
   );
+  const tracked = attributed.filter((session) => delivering.get(session.workspaceId) === 'event');
+  if (fresh.length === 0 && tracked.length === 0) {
+    await sql`WITH upserted AS (${upsertSessions}), ${queued} ${insertEvents}`.execute(trx);
+    return [];
+  }
+  const { rows: caused } = await sql<Candidate>`
+    WITH upserted AS (${upsertSessions}), ${queued},
+    inserted AS (${insertEvents} RETURNING workspace_id, session_id, id, type)
+    SELECT 'event.tracked' AS event, i.workspace_id AS "workspaceId",
+           a.organisation_id AS "organisationId", i.session_id AS "sessionId", i.id AS "eventId"
+    FROM inserted i
+    JOIN unnest(${tracked.map((s) => s.workspaceId)}::uuid[], ${tracked.map((s) => s.id)}::uuid[],
+                ${tracked.map((s) => s.organisationId)}::uuid[])
+      AS a(workspace_id, session_id, organisation_id) USING (workspace_id, session_id)
+    WHERE i.type = ANY(${TRACKED}::text[])
+    UNION ALL
+    -- The snapshot of this statement holds only earlier sessions: exactly "seen before".
+    SELECT 'organisation.returned', f.workspace_id, f.organisation_id, f.session_id, NULL
+    FROM unnest(${fresh.map((s) => s.workspaceId)}::uuid[], ${fresh.map((s) => s.id)}::uuid[],
+                ${fresh.map((s) => s.organisationId)}::uuid[]) AS f(workspace_id, session_id, organisation_id)
+    WHERE EXISTS (SELECT 1 FROM sessions s WHERE s.workspace_id = f.workspace_id
+                  AND s.organisation_id = f.organisation_id AND s.id <> f.session_id)`.execute(trx);
+  return caused;
 }

@@ -1,98 +1,126 @@
-import { randomUUID } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/schema.js';
-import { enqueueIdentified } from '../webhooks/outbox.js';
+import type { Transaction } from '../db/transaction.js';
 
-export interface OrganisationKey {
+/** An organisation a request names: found by domain, or created from this when new. */
+export interface NewOrganisation {
   workspaceId: string;
   domain: string;
   name: string;
 }
 
-// An organisation's id never changes, so (workspace, domain) → id can be remembered.
-const ids = new LRUCache<string, string>({ max: 100_000 });
-const cacheKey = (workspaceId: string, domain: string) => `${workspaceId} ${domain}`;
-
-/**
- * The ids of these organisations in their workspaces, creating those that are new
- * (named from the hint). Runs inside the caller's transaction.
- */
-export async function ensureOrganisations(
-  db: Kysely<Database>,
-  keys: OrganisationKey[],
-): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
-  const missing = new Map<string, OrganisationKey>();
-  for (const key of keys) {
-    const k = cacheKey(key.workspaceId, key.domain);
-    const id = ids.get(k);
-    if (id) found.set(k, id);
-    else missing.set(k, key);
-  }
-  if (missing.size === 0) return found;
-  const wanted = [...missing.values()];
-  const remember = (rows: { workspace_id: string; domain: string; id: string }[]) => {
-    for (const row of rows) {
-      const k = cacheKey(row.workspace_id, row.domain);
-      found.set(k, row.id);
-      ids.set(k, row.id);
-    }
-  };
-  const select = () =>
-    sql<{ workspace_id: string; domain: string; id: string }>`
-      SELECT o.workspace_id, o.domain, o.id FROM organisations o
-      JOIN unnest(${wanted.map((w) => w.workspaceId)}::uuid[], ${wanted.map((w) => w.domain)}::text[])
-        AS k(workspace_id, domain) USING (workspace_id, domain)`.execute(db);
-  remember((await select()).rows);
-  const absent = wanted.filter((w) => !found.has(cacheKey(w.workspaceId, w.domain)));
-  if (absent.length > 0) {
-    const creatable = await db.transaction().execute(async (trx) => {
-      const allowed = await withinUsageLimits(trx, absent);
-      if (allowed.length === 0) return allowed;
-      const inserted = await sql<{ workspace_id: string; domain: string; id: string }>`
-        INSERT INTO organisations (workspace_id, id, domain, name)
-        SELECT * FROM unnest(${allowed.map((a) => a.workspaceId)}::uuid[],
-          ${allowed.map(() => randomUUID())}::uuid[], ${allowed.map((a) => a.domain)}::text[],
-          ${allowed.map((a) => a.name)}::text[])
-        ON CONFLICT (workspace_id, domain) DO NOTHING
-        RETURNING workspace_id, domain, id`.execute(trx);
-      remember(inserted.rows);
-      await enqueueIdentified(trx, inserted.rows);
-      return allowed;
-    });
-    // Another process may have made some in the meantime: read those back.
-    if (creatable.some((c) => !found.has(cacheKey(c.workspaceId, c.domain)))) {
-      remember((await select()).rows);
-    }
-  }
-  return found;
+/** What ensureOrganisations found and made. */
+export interface Organisations {
+  /** Ids by organisationKey(workspace, domain); absent where the usage limit refused one. */
+  ids: Map<string, string>;
+  /** Those created by this transaction (each owes an organisation.identified). */
+  created: { workspaceId: string; id: string }[];
+  /** Remembers the ids for later groups; call once the transaction has committed. */
+  remember(): void;
 }
 
-export const organisationKey = cacheKey;
+// An organisation's id never changes, so (workspace, domain) → id can be remembered.
+const ids = new LRUCache<string, string>({ max: 100_000 });
+// Workspaces found at their usage limit, with the month (UTC) of that finding: for 5 s
+// their unknown organisations are not tried, so a full workspace does not make every group
+// that holds one of its visitors wait for its lock. A raised limit applies within that time.
+const full = new LRUCache<string, string>({ max: 10_000, ttl: 5_000 });
+const thisMonth = () => new Date().toISOString().slice(0, 7);
+export const organisationKey = (workspaceId: string, domain: string) => `${workspaceId} ${domain}`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The new organisations the workspaces may still create this calendar month (UTC), in the
- * order given (contract §4: `usage_limit` new organisations a month). The workspace rows
- * are locked until the caller's transaction ends, so concurrent writers cannot overshoot.
+ * The ids of these organisations in their workspaces, creating those that are new, in the
+ * order given, while their workspace may still gain organisations this calendar month
+ * (UTC; contract §4). Runs inside the caller's transaction, and takes its first locks:
+ * the usage of every workspace that may gain one, in workspace id order. Its writers are
+ * the only ones that create organisations, so under that lock the count is exact.
  */
-async function withinUsageLimits(
-  trx: Kysely<Database>,
-  wanted: OrganisationKey[],
-): Promise<OrganisationKey[]> {
-  const workspaces = [...new Set(wanted.map((w) => w.workspaceId))];
-  const { rows } = await sql<{ id: string; left: number }>`
-    SELECT w.id, w.usage_limit - (
-      SELECT count(*) FROM organisations o WHERE o.workspace_id = w.id
-        AND o.created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
-    )::int AS left
-    FROM workspaces w WHERE w.id = ANY(${workspaces}::uuid[])
-    ORDER BY w.id
-    FOR UPDATE OF w`.execute(trx);
-  const left = new Map(rows.map((row) => [row.id, row.left]));
-  return wanted.filter((w) => {
-    const remaining = left.get(w.workspaceId) ?? 0;
-    left.set(w.workspaceId, remaining - 1);
-    return remaining > 0;
-  });
+export async function ensureOrganisations(
+  tx: Transaction<Database>,
+  wanted: NewOrganisation[],
+): Promise<Organisations> {
+  const found = new Map<string, string>();
+  const missing = new Map<string, NewOrganisation>();
+  for (const organisation of wanted) {
+    const key = organisationKey(organisation.workspaceId, organisation.domain);
+    const id = ids.get(key);
+    if (id) found.set(key, id);
+    else if (full.get(organisation.workspaceId) !== thisMonth() && !missing.has(key)) {
+      missing.set(key, organisation);
+    }
+  }
+  const result: Organisations = { ids: found, created: [], remember: () => {} };
+  if (missing.size === 0) return result;
+  const absent = [...missing.values()];
+  await tx.lock(usageLocks(absent.map((a) => a.workspaceId)));
+  // A statement of its own, after the lock: its snapshot then holds every organisation
+  // made by the writers it waited for.
+  const { rows } = await sql<{
+    workspace_id: string;
+    domain: string | null;
+    id: string | null;
+    created: boolean;
+  }>`
+    WITH wanted AS (
+      SELECT * FROM unnest(${absent.map((a) => a.workspaceId)}::uuid[],
+        ${absent.map((a) => a.domain)}::text[], ${absent.map((a) => a.name)}::text[])
+        WITH ORDINALITY AS k(workspace_id, domain, name, n)
+    ), existing AS (
+      SELECT o.workspace_id, o.domain, o.id FROM organisations o JOIN wanted USING (workspace_id, domain)
+    ), absent AS (
+      SELECT k.*, row_number() OVER (PARTITION BY k.workspace_id ORDER BY k.n) AS rank
+      FROM wanted k
+      WHERE NOT EXISTS (SELECT 1 FROM existing e
+                        WHERE e.workspace_id = k.workspace_id AND e.domain = k.domain)
+    ), room AS (
+      SELECT w.id AS workspace_id, w.usage_limit - (
+        SELECT count(*) FROM organisations o WHERE o.workspace_id = w.id
+          AND o.created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+      ) AS left_this_month
+      FROM workspaces w WHERE w.id IN (SELECT workspace_id FROM absent)
+    ), inserted AS (
+      INSERT INTO organisations (workspace_id, id, domain, name)
+      SELECT a.workspace_id, gen_random_uuid(), a.domain, a.name
+      FROM absent a JOIN room r USING (workspace_id)
+      WHERE a.rank <= r.left_this_month
+      ON CONFLICT (workspace_id, domain) DO NOTHING
+      RETURNING workspace_id, domain, id
+    )
+    SELECT workspace_id, domain, id, false AS created FROM existing
+    UNION ALL
+    SELECT workspace_id, domain, id, true AS created FROM inserted
+    UNION ALL
+    -- The workspaces this group fills: no domain, no id.
+    SELECT r.workspace_id, NULL, NULL, false FROM room r
+    WHERE r.left_this_month <= (SELECT count(*) FROM inserted i WHERE i.workspace_id = r.workspace_id)`.execute(
+    await tx.db(),
+  );
+  const month = thisMonth();
+  for (const { workspace_id: workspaceId, domain, id, created } of rows) {
+    if (domain === null || id === null) continue;
+    found.set(organisationKey(workspaceId, domain), id);
+    if (created) result.created.push({ workspaceId, id });
+  }
+  result.remember = () => {
+    for (const { workspace_id: workspaceId, domain, id } of rows) {
+      if (domain === null || id === null) full.set(workspaceId, month);
+      else ids.set(organisationKey(workspaceId, domain), id);
+    }
+  };
+  return result;
+}
+
+/**
+ * The workspaces' usage locks, in id order: their rows, FOR NO KEY UPDATE, which does not
+ * wait for (nor hold up) the key-share locks that inserting sessions and organisations
+ * takes on them through their foreign keys. SQL without parameters, for Transaction.lock.
+ */
+function usageLocks(workspaceIds: string[]): string {
+  const sorted = [...new Set(workspaceIds)].sort();
+  if (!sorted.every((id) => UUID.test(id))) throw new Error('A workspace id is not a UUID.');
+  return `SELECT 1 FROM workspaces WHERE id IN (${sorted.map((id) => `'${id}'`).join(', ')})
+    ORDER BY id FOR NO KEY UPDATE`;
 }

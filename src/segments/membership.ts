@@ -2,6 +2,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { listCustomFields } from '../custom-fields/store.js';
 import { inSavepoint } from '../db/savepoint.js';
 import type { Database } from '../db/schema.js';
+import { candidates, enqueue } from '../webhooks/outbox.js';
 import { matchingOrganisations } from './compile.js';
 import { checkFilters, type Group } from './filters.js';
 
@@ -87,14 +88,14 @@ export async function refreshSegment(
       SELECT ${workspaceId}, ${id}, matching.id FROM matching
       ON CONFLICT DO NOTHING
       RETURNING organisation_id
-    ), notified AS (
-      INSERT INTO webhook_deliveries (id, operator_id, workspace_id, event, organisation_id, segment_id)
-      SELECT gen_random_uuid(), w.operator_id, w.id, 'segment.entered', entered.organisation_id, ${id}
-      FROM entered
-      JOIN workspaces w ON w.id = ${workspaceId}
-      JOIN webhook_configs c ON c.operator_id = w.operator_id AND c.url IS NOT NULL
-      WHERE ${options.notify}::boolean
-    )
+    ), notified AS (${enqueue(
+      candidates(
+        'segment.entered',
+        sql`SELECT ${workspaceId}::uuid AS workspace_id, organisation_id, ${id}::uuid AS segment_id
+          FROM entered WHERE ${options.notify}::boolean`,
+        ['segment_id'],
+      ),
+    )})
     SELECT (SELECT count(*) FROM entered)::int AS entered, (SELECT count(*) FROM gone)::int AS left`.execute(
     trx,
   );

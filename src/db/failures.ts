@@ -1,0 +1,44 @@
+/**
+ * What a failed write says about itself, by PostgreSQL's SQLSTATE (appendix A of its manual):
+ * whether doing it again can succeed, and whether one part of it may be what is wrong.
+ */
+export type WriteFailure =
+  /** 40P01: PostgreSQL broke a lock cycle; the same write again normally succeeds. */
+  | 'deadlock'
+  /** 40001: a concurrent transaction won; the same write again normally succeeds. */
+  | 'serialization'
+  /** Class 22: a value the column cannot hold. */
+  | 'data'
+  /** Class 23: a value a constraint refuses. */
+  | 'constraint'
+  /** The database cannot be reached or gave up (connection, resources, shutdown, timeout). */
+  | 'unavailable'
+  /** Anything else: a statement PostgreSQL refused for another reason, or a bug of ours. */
+  | 'other';
+
+// Classes that say nothing about the data written: 08 connection, 53 resources,
+// 57 operator intervention (shutdown, statement timeout), 58 system.
+const UNAVAILABLE = new Set(['08', '53', '57', '58']);
+
+export function writeFailure(error: unknown): WriteFailure {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) {
+    // Our own TypeError or RangeError may come from one request's data; the driver's own
+    // errors (a lost connection, a pool timeout) carry no SQLSTATE.
+    return error instanceof TypeError || error instanceof RangeError ? 'other' : 'unavailable';
+  }
+  if (code === '40P01') return 'deadlock';
+  if (code === '40001') return 'serialization';
+  const kind = code.slice(0, 2);
+  if (kind === '22') return 'data';
+  if (kind === '23') return 'constraint';
+  return UNAVAILABLE.has(kind) ? 'unavailable' : 'other';
+}
+
+/** Transient: the same write may simply be done again. */
+export const isTransient = (failure: WriteFailure) =>
+  failure === 'deadlock' || failure === 'serialization';
+
+/** Part of the write may be at fault, so writing its parts apart can save the others. */
+export const mayBeInTheData = (failure: WriteFailure) =>
+  failure === 'data' || failure === 'constraint' || failure === 'other';

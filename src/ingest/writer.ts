@@ -1,0 +1,195 @@
+import type { Kysely } from 'kysely';
+import { recordContacts } from '../contacts/store.js';
+import type { Database } from '../db/schema.js';
+import { inTransaction, type Transaction } from '../db/transaction.js';
+import { UNKNOWN_LOCATION } from '../identify/geo.js';
+import { emailSightings, type Identities, recordIdentifications } from '../identify/identity.js';
+import { ensureOrganisations, organisationKey } from '../organisations/store.js';
+import { type Candidate, candidateValues, type DeliveryMode, enqueue } from '../webhooks/outbox.js';
+import type { IngestMetrics } from './metrics.js';
+import type { IngestContext } from './pipeline.js';
+import type { VisitEvent } from './sessionizer.js';
+import { storeVisits } from './store.js';
+
+/** A collect request after the pipeline: what the writer needs. */
+export interface Accepted {
+  context: IngestContext;
+  visitorId: string;
+}
+
+/** One group of requests on its way into the database; each phase adds what it learnt. */
+interface GroupWrite {
+  requests: Accepted[];
+  /** The workspaces of the group whose operator has webhook delivery on, with its mode. */
+  delivering: Map<string, DeliveryMode>;
+  /** Organisation ids by organisationKey(workspace, domain). */
+  organisations: Map<string, string>;
+  /** The webhook deliveries the group's data causes. */
+  deliveries: Candidate[];
+  /** Done once the group has committed (caches that must not hold what rolled back). */
+  afterCommit: (() => void)[];
+}
+
+/** A named step of the group write; the phases run in order, in one transaction. */
+interface Phase {
+  name: string;
+  run(group: GroupWrite, tx: Transaction<Database>): Promise<void>;
+}
+
+export interface WriterDeps {
+  db: Kysely<Database>;
+  idleMs: number;
+  identities: Identities;
+  /** The delivery mode of a workspace's operator, null when off (cached by the caller). */
+  deliveryMode: (workspaceId: string) => Promise<DeliveryMode | null>;
+  metrics: IngestMetrics;
+}
+
+const organisationOf = (group: GroupWrite, { script, organisation }: IngestContext) =>
+  organisation
+    ? (group.organisations.get(organisationKey(script.workspaceId, organisation.domain)) ?? null)
+    : null;
+
+/**
+ * The group write, in order. Locks are taken in one global order, so concurrent writers
+ * (in this or another process) cannot deadlock: the usage of workspaces that gain an
+ * organisation (by workspace id), then the visitors (by key), then rows each phase writes
+ * in a sorted order of its own.
+ */
+function phases(deps: WriterDeps): Phase[] {
+  return [
+    {
+      // Before any lock: a lookup that may wait for a connection of its own.
+      name: 'recipients',
+      async run(group) {
+        const workspaces = [...new Set(group.requests.map((r) => r.context.script.workspaceId))];
+        const modes = await Promise.all(workspaces.map(deps.deliveryMode));
+        workspaces.forEach((workspace, index) => {
+          const mode = modes[index];
+          if (mode) group.delivering.set(workspace, mode);
+        });
+      },
+    },
+    {
+      name: 'organisations',
+      async run(group, tx) {
+        const found = await ensureOrganisations(
+          tx,
+          group.requests.flatMap(({ context }) =>
+            context.organisation
+              ? [{ workspaceId: context.script.workspaceId, ...context.organisation }]
+              : [],
+          ),
+        );
+        group.organisations = found.ids;
+        for (const { workspaceId, id } of found.created) {
+          group.deliveries.push({
+            event: 'organisation.identified',
+            workspaceId,
+            organisationId: id,
+          });
+        }
+        group.afterCommit.push(found.remember);
+      },
+    },
+    {
+      name: 'sessionize_and_store',
+      async run(group, tx) {
+        const items: VisitEvent[] = group.requests.flatMap(({ context, visitorId }) => {
+          const { script, agent, location } = context;
+          const visit = {
+            workspaceId: script.workspaceId,
+            visitorId,
+            browser: agent?.browser ?? '',
+            deviceType: agent?.deviceType ?? '',
+            location: location ?? UNKNOWN_LOCATION,
+            organisationId: organisationOf(group, context),
+          };
+          return context.events.map((event) => ({ visit, event }));
+        });
+        group.deliveries.push(...(await storeVisits(tx, items, deps.idleMs, group.delivering)));
+        group.afterCommit.push(() => deps.metrics.stored.inc(items.length));
+      },
+    },
+    {
+      name: 'identities',
+      async run(group, tx) {
+        const identified = group.requests.flatMap(({ context, visitorId }) => {
+          const { script, organisation } = context;
+          const organisationId = organisation?.email ? organisationOf(group, context) : null;
+          return organisation?.email && organisationId
+            ? [
+                {
+                  workspaceId: script.workspaceId,
+                  visitorId,
+                  organisationId,
+                  email: organisation.email,
+                  organisation,
+                },
+              ]
+            : [];
+        });
+        await recordIdentifications(await tx.db(), identified);
+        group.afterCommit.push(() => {
+          for (const { workspaceId, visitorId, organisation } of identified) {
+            deps.identities.remember(workspaceId, visitorId, organisation);
+          }
+        });
+      },
+    },
+    {
+      name: 'contacts',
+      async run(group, tx) {
+        const sightings = group.requests.flatMap(({ context, visitorId }) =>
+          emailSightings(context.events).map((sighting) => ({
+            ...sighting,
+            workspaceId: context.script.workspaceId,
+            visitorId,
+            organisationId: organisationOf(group, context),
+          })),
+        );
+        await recordContacts(await tx.db(), sightings);
+      },
+    },
+    {
+      name: 'outbox',
+      async run(group, tx) {
+        if (group.deliveries.length === 0) return;
+        await enqueue(candidateValues(group.deliveries)).execute(await tx.db());
+      },
+    },
+    {
+      name: 'commit',
+      run: (_group, tx) => tx.commit(),
+    },
+  ];
+}
+
+/**
+ * Writes a group of accepted requests in one transaction, phase by phase, each phase's
+ * time observed in footfall_write_phase_seconds. Safe to run again after a failure: what
+ * it remembers in memory, it remembers only once committed.
+ */
+export function groupWriter(deps: WriterDeps): (requests: Accepted[]) => Promise<void> {
+  const list = phases(deps);
+  return async (requests) => {
+    const group: GroupWrite = {
+      requests,
+      delivering: new Map(),
+      organisations: new Map(),
+      deliveries: [],
+      afterCommit: [],
+    };
+    await inTransaction(deps.db, async (tx) => {
+      for (const phase of list) {
+        const started = performance.now();
+        await phase.run(group, tx);
+        deps.metrics.phaseSeconds.observe(
+          { phase: phase.name },
+          (performance.now() - started) / 1000,
+        );
+      }
+    });
+    for (const done of group.afterCommit) done();
+  };
+}

@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Answer, client, startTestApp, type TestApp } from '../helpers/app.js';
+import { collector, pageview, visit } from '../helpers/collect.js';
+import { until } from '../helpers/wait.js';
+
+// A value this test's database refuses (a CHECK constraint added below): a write that fails
+// in PostgreSQL for one request's data, as a client could cause.
+const REFUSED_URL = 'https://a.example/refused-by-the-database';
+
+let t: TestApp;
+let send: ReturnType<typeof collector>;
+let other: pg.Client;
+beforeAll(async () => {
+  t = await startTestApp({
+    COLLECT_RATE_LIMIT_PER_IP: '100000',
+    COLLECT_RATE_LIMIT_PER_SCRIPT: '100000',
+  });
+  send = collector(t.url);
+  await sql`ALTER TABLE events ADD CONSTRAINT test_refused_url CHECK (url <> ${sql.lit(REFUSED_URL)})`.execute(
+    t.database.db,
+  );
+  // The first request loads the resolvers' data, which takes long on a busy machine.
+  const warm = await workspace();
+  expect(
+    (await send(visit(warm.script, [pageview('https://w.example/', Date.now())]))).status,
+  ).toBe(202);
+  // Another server's (or a person's) transaction on the same database.
+  other = new pg.Client({ connectionString: t.deps.config.databaseUrl ?? '' });
+  await other.connect();
+});
+afterAll(async () => {
+  await other.end();
+  await t.close();
+});
+
+async function workspace(usageLimit?: number) {
+  const api = client(t.url, (await t.operator()).token);
+  const made = (await api('POST', '/v1/workspaces', { url: 'https://site.example' })).body.data;
+  if (usageLimit !== undefined) {
+    await api('PATCH', `/v1/workspaces/${made.uuid}`, { usage_limit: usageLimit });
+  }
+  return { id: made.uuid as string, script: made.tracking_script_id as string };
+}
+
+/** Backends of the app waiting for a lock (the other client's excepted). */
+async function waitingForLocks(): Promise<number> {
+  const { rows } = await other.query(
+    `SELECT count(*)::int AS n FROM pg_stat_activity
+     WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+  );
+  return rows[0].n;
+}
+
+/** The sum of a counter's lines whose labels include `labels` (all lines without). */
+const metric = async (name: string, labels = '') => {
+  const text = await (await fetch(`${t.url}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(`${name}{`) && line.includes(labels))
+    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+};
+
+/**
+ * Holds every event insert (a table lock) until released: two requests, sent one after the
+ * other, each get a write of their own that waits; what is sent next queues up behind them
+ * and then goes into one group.
+ */
+async function holdingWrites<T>(
+  blocked: () => Promise<Answer>,
+  queued: () => Promise<T>,
+): Promise<{ blocked: Answer[]; queued: T }> {
+  await other.query('BEGIN; LOCK TABLE events IN SHARE MODE');
+  try {
+    const blockedDone: Promise<Answer>[] = [];
+    for (const waiting of [1, 2]) {
+      blockedDone.push(blocked());
+      await until(async () => (await waitingForLocks()) >= waiting);
+    }
+    const queuedDone = queued();
+    await sleep(500); // through the pipeline into the writer's queue
+    await other.query('COMMIT');
+    return { blocked: await Promise.all(blockedDone), queued: await queuedDone };
+  } finally {
+    await other.query('ROLLBACK').catch(() => {});
+  }
+}
+
+const eventsOf = async (workspaceId: string) =>
+  (
+    await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM events WHERE workspace_id = ${workspaceId}`.execute(
+      t.database.db,
+    )
+  ).rows[0]?.n;
+
+describe('a request whose write fails in the database', () => {
+  it('fails alone: the 30 requests of another workspace grouped with it are acknowledged and stored', async () => {
+    const a = await workspace();
+    const b = await workspace();
+    const now = Date.now();
+    const good = () => send(visit(b.script, [pageview(`https://b.example/${randomUUID()}`, now)]));
+    const splitsBefore = await metric('footfall_write_splits_total', 'reason="constraint"');
+    const answers = await holdingWrites(good, () =>
+      Promise.all([
+        ...Array.from({ length: 14 }, good),
+        send(visit(a.script, [pageview(REFUSED_URL, now)])),
+        send(visit(a.script, [{ ...pageview('https://a.example/', now), title: 'A\u0000B' }])),
+        ...Array.from({ length: 14 }, good),
+      ]),
+    );
+    const ofB = [...answers.blocked, ...answers.queued.slice(0, 14), ...answers.queued.slice(16)];
+    expect(ofB.map((answer: Answer) => answer.status)).toEqual(Array(30).fill(202));
+    expect(await eventsOf(b.id)).toBe(30);
+    const [refused, nul] = answers.queued.slice(14, 16) as [Answer, Answer];
+    expect(refused.status).toBe(503);
+    expect(refused.body.success).toBe(false);
+    expect(nul.status).toBe(400);
+    expect(await eventsOf(a.id)).toBe(0);
+    // It was written with the others, and found by splitting the group.
+    expect(await metric('footfall_write_splits_total', 'reason="constraint"')).toBeGreaterThan(
+      splitsBefore,
+    );
+  });
+
+  it('two identifications of one visitor in one group are both stored, without a split', async () => {
+    const w = await workspace();
+    const visitor = randomUUID();
+    const now = Date.now();
+    const identify = (email: string, ts: number) =>
+      send(
+        visit(w.script, [{ type: 'identify', ts, url: 'https://site.example/', email }], {
+          visitor,
+        }),
+      );
+    const splitsBefore = await metric('footfall_write_splits_total');
+    const answers = await holdingWrites(
+      () => send(visit(w.script, [pageview('https://x.example/', now)])),
+      () =>
+        Promise.all([
+          identify('ann@first-firm.com', now - 2000),
+          identify('ann@second-firm.com', now - 1000),
+        ]),
+    );
+    expect(answers.queued.map((answer) => answer.status)).toEqual([202, 202]);
+    expect(await eventsOf(w.id)).toBe(4);
+    expect(await metric('footfall_write_splits_total')).toBe(splitsBefore);
+  });
+});
+
+describe('the usage limit', () => {
+  it('counts an organisation another server made while this one waited for the workspace', async () => {
+    const w = await workspace(2);
+    const now = Date.now();
+    const identify = (domain: string) =>
+      send(
+        visit(w.script, [
+          { type: 'identify', ts: now, url: 'https://site.example/', email: `it@${domain}` },
+        ]),
+      );
+    expect((await identify('first-firm.com')).status).toBe(202);
+    // Another server's writer holds the workspace's usage and creates the second.
+    await other.query('BEGIN');
+    await other.query('SELECT 1 FROM workspaces WHERE id = $1 FOR NO KEY UPDATE', [w.id]);
+    await other.query(
+      `INSERT INTO organisations (workspace_id, id, domain) VALUES ($1, gen_random_uuid(), 'other-server.com')`,
+      [w.id],
+    );
+    const third = identify('third-firm.com');
+    await until(async () => (await waitingForLocks()) >= 1);
+    await other.query('COMMIT');
+    expect((await third).status).toBe(202);
+    const { rows } = await sql<{ domain: string }>`
+      SELECT domain FROM organisations WHERE workspace_id = ${w.id} ORDER BY domain`.execute(
+      t.database.db,
+    );
+    expect(rows.map((row) => row.domain)).toEqual(['first-firm.com', 'other-server.com']);
+  });
+});
+
+describe('a deadlock', () => {
+  it('is retried inside the server: the request is acknowledged and stored', async () => {
+    const w = await workspace();
+    const email = 'pat@deadlock-firm.com';
+    const retriesBefore = await metric('footfall_write_retries_total', 'reason="deadlock"');
+    // The other transaction holds the contact the write will upsert, the write holds the
+    // workspace's usage; then the other asks for that too. PostgreSQL ends the write (it
+    // waited first; the other checks for deadlocks only after 10 s).
+    await other.query("SET deadlock_timeout = '10s'");
+    await other.query('BEGIN');
+    await other.query(
+      'INSERT INTO contacts (workspace_id, id, email) VALUES ($1, gen_random_uuid(), $2)',
+      [w.id, email],
+    );
+    const answer = send(
+      visit(w.script, [{ type: 'identify', ts: Date.now(), url: 'https://site.example/', email }]),
+    );
+    await until(async () => (await waitingForLocks()) >= 1);
+    await other.query('SELECT 1 FROM workspaces WHERE id = $1 FOR NO KEY UPDATE', [w.id]);
+    await other.query('COMMIT');
+    await other.query('RESET deadlock_timeout');
+    expect((await answer).status).toBe(202);
+    expect(await eventsOf(w.id)).toBe(1);
+    expect(await metric('footfall_write_retries_total', 'reason="deadlock"')).toBeGreaterThan(
+      retriesBefore,
+    );
+  });
+});
