@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -14,6 +15,7 @@ import { bearerAuth } from './http/auth.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { badRequest, HttpError } from './http/errors.js';
 import { ErrorBody } from './http/schemas.js';
+import { docsPolicy, securityHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
 import { createCollector } from './ingest/collector.js';
 import { scheduleJobs } from './jobs.js';
@@ -76,6 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     }
   });
   registerErrorHandling(app);
+  await app.register(helmet, securityHeaders);
 
   for (const schema of [
     ErrorBody,
@@ -114,7 +117,11 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
         typeof json.$id === 'string' ? json.$id : `def-${index}`,
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { deepLinking: true },
+    staticCSP: docsPolicy,
+  });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

@@ -1,10 +1,12 @@
-import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api, AppDeps } from '../http/api.js';
 import { badRequest, HttpError, notFound } from '../http/errors.js';
+import { crossOrigin } from '../http/security-headers.js';
 import { MAX_BODY_BYTES, parseCollectBody } from './body.js';
 import type { Collector } from './collector.js';
+
+const anyOrigin = (reply: FastifyReply) => reply.header('access-control-allow-origin', '*');
 
 const scriptOf = (request: FastifyRequest) => {
   const body = request.body as { tracking_script_id?: unknown } | undefined;
@@ -21,7 +23,6 @@ export async function collectorRoutes(app: Api, deps: AppDeps, collector: Collec
       done(badRequest('The body is not valid JSON.'), undefined);
     }
   });
-  await app.register(cors, { origin: '*', methods: ['POST'] });
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) =>
@@ -44,10 +45,26 @@ export async function collectorRoutes(app: Api, deps: AppDeps, collector: Collec
     collector.metrics.requests.inc({ status: String(reply.statusCode) });
   });
 
+  // A beacon endpoint: one log line per hit would cost more than the hit; errors still log.
+  // Pages of every site post here, so any origin may: answered here, as a CORS plugin
+  // would answer OPTIONS on every path of the server.
+  const beacon = { logLevel: 'warn', helmet: crossOrigin, schema: { hide: true } } as const;
+  app.options('/t/collect', beacon, async (_request, reply) =>
+    anyOrigin(reply)
+      .header('access-control-allow-methods', 'POST')
+      .header('access-control-allow-headers', 'content-type')
+      .header('access-control-max-age', '86400')
+      .status(204)
+      .send(),
+  );
   app.post(
     '/t/collect',
-    // A beacon endpoint: one log line per hit would cost more than the hit; errors still log.
-    { bodyLimit: MAX_BODY_BYTES, preHandler: limits, logLevel: 'warn', schema: { hide: true } },
+    {
+      bodyLimit: MAX_BODY_BYTES,
+      onRequest: async (_request, reply) => void anyOrigin(reply),
+      preHandler: limits,
+      ...beacon,
+    },
     async (request, reply) => {
       const collected = parseCollectBody(request.body, new Date());
       const script = await collector.scripts.find(collected.trackingScriptId);

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Api, AppDeps } from '../http/api.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { baseUrl } from '../http/pagination.js';
+import { crossOrigin } from '../http/security-headers.js';
 import { findTrackingScript } from '../ingest/scripts.js';
 import { trackerScript } from './build.js';
 
@@ -9,7 +10,10 @@ import { trackerScript } from './build.js';
 export function trackerRoutes(app: Api, deps: AppDeps): void {
   app.get(
     '/t/:file',
-    { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 80 }) }) } },
+    {
+      helmet: crossOrigin,
+      schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 80 }) }) },
+    },
     async (request, reply) => {
       const match = /^([A-Za-z0-9_-]{10,64})\.js$/.exec(request.params.file);
       if (!match?.[1]) throw notFound();
