@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestApp, type TestApp } from './helpers/app.js';
-import { collector, pageview, visit } from './helpers/collect.js';
+import { collector, identify, pageview, visit } from './helpers/collect.js';
 import { runFootfall } from './helpers/process.js';
 import { startReceiver } from './helpers/receiver.js';
 
@@ -37,27 +37,22 @@ beforeAll(async () => {
   const send = (visitor: string, events: Record<string, unknown>[]) =>
     collector(t.url)(visit(workspace.tracking_script_id, events, { visitor }), UNKNOWN_IP);
   const now = Date.now();
-  const identify = (email: string, ts: number) => ({
-    type: 'identify',
-    ts,
-    url: `${SITE}/signup`,
-    email,
-    traits: { role: 'CTO' },
-  });
+  const signup = (email: string, ts: number) =>
+    identify(`${SITE}/signup`, email, ts, { role: 'CTO' });
   const sent = [
     // Jane: a GET form put her address in a page URL; she identifies on two browsers.
     await send(jane[0] as string, [
       pageview(`${SITE}/thanks?email=jane%40initrode.com&company=Initrode`, now - 60_000),
-      identify(JANE, now - 50_000),
+      signup(JANE, now - 50_000),
     ]),
     await send(jane[1] as string, [
       pageview(`${SITE}/`, now - 40_000),
-      identify('Jane@Initrode.com', now - 30_000),
+      signup('Jane@Initrode.com', now - 30_000),
     ]),
     // Bob, her colleague, stays.
     await send(bob, [
       pageview(`${SITE}/pricing`, now - 20_000),
-      identify('bob@initrode.com', now - 10_000),
+      signup('bob@initrode.com', now - 10_000),
     ]),
     // Kim mentions her in a custom event: that event goes, Kim's visit stays.
     await send(kim, [
@@ -220,33 +215,28 @@ describe('footfall forget follows every link of a person', () => {
     const send = (visitor: string, events: Record<string, unknown>[]) =>
       collector(t.url)(visit(workspace.tracking_script_id, events, { visitor }), UNKNOWN_IP);
     const now = Date.now();
-    const identify = (email: string, ts: number, traits: Record<string, unknown> = {}) => ({
-      type: 'identify',
-      ts,
-      url: `${SITE}/account`,
-      email,
-      traits,
-    });
+    const account = (email: string, ts: number, traits: Record<string, unknown> = {}) =>
+      identify(`${SITE}/account`, email, ts, traits);
     for (const name of ['lee', 'max'] as const) {
       const [work, home, club] = people[name].emails as [string, string, string];
       const [first, second] = browsers[name] as [string, string];
       const sent = [
         await send(first, [
           pageview(`${SITE}/`, now - 60_000),
-          identify(work, now - 59_000, { role: 'CTO' }),
-          identify(home, now - 58_000),
+          account(work, now - 59_000, { role: 'CTO' }),
+          account(home, now - 58_000),
         ]),
         await send(second, [
           pageview(`${SITE}/pricing`, now - 50_000),
-          identify(home, now - 49_000),
-          identify(club, now - 48_000, { nickname: name }),
+          account(home, now - 49_000),
+          account(club, now - 48_000, { nickname: name }),
         ]),
       ];
       expect(sent.map((answer) => answer.status)).toEqual([202, 202]);
     }
     const mentions = await send(carl, [
       pageview(`${SITE}/`, now - 10_000),
-      identify('carl@other.example', now - 9_000, {
+      account('carl@other.example', now - 9_000, {
         plan: 'pro',
         referred_by: people.lee.emails[2],
         friend: people.max.emails[2],

@@ -42,3 +42,11 @@ export const pageview = (url: string, ts: number, referrer = '') => ({
   referrer,
   title: 'A page',
 });
+
+/** An `identify` event: the visitor gave an email address on `url`. */
+export const identify = (
+  url: string,
+  email: string,
+  ts: number,
+  traits: Record<string, unknown> = {},
+) => ({ type: 'identify', ts, url, email, traits });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestApp, type TestApp } from '../helpers/app.js';
-import { collector, pageview, visit } from '../helpers/collect.js';
+import { collector, identify as identifyOn, pageview, visit } from '../helpers/collect.js';
 import { until } from '../helpers/wait.js';
 
 const METRICS_TOKEN = 'metrics-token-for-the-segment-worker';
@@ -39,16 +39,26 @@ const where = (field: string, comparison: string, value?: unknown) => ({
   operator: 'AND',
   conditions: [{ field, comparison, ...(value !== undefined && { value }) }],
 });
-const identify = (email: string, ts: number) => ({
-  type: 'identify',
-  ts,
-  url: 'https://shop.example/',
-  email,
-});
+const identify = (email: string, ts: number) => identifyOn('https://shop.example/', email, ts);
 const membersOf = async ({ call, ws }: Tenant, segment: string) =>
   (await call('GET', `/v1/workspaces/${ws}/organisations?segmentUuid=${segment}`)).body.data.map(
     (organisation: { website: string }) => new URL(organisation.website).hostname,
   );
+const segment = async ({ call, ws }: Tenant, name: string, filters: unknown) =>
+  (await call('POST', `/v1/workspaces/${ws}/segments`, { name, filters })).body.uuid as string;
+/** A number field, and a value of it for the tenant's (only) organisation. */
+async function numberValue({ call, ws }: Tenant, key: string, value: number): Promise<void> {
+  await call('POST', `/v1/workspaces/${ws}/custom-fields`, { key, name: key, type: 'number' });
+  const [org] = (await call('GET', `/v1/workspaces/${ws}/organisations`)).body.data;
+  const put = await call(
+    'PUT',
+    `/v1/workspaces/${ws}/organisations/${org.uuid}/custom-fields/${key}`,
+    {
+      value,
+    },
+  );
+  expect(put.status).toBe(200);
+}
 const segmentRow = (id: string) =>
   t.database.db
     .selectFrom('segments')
@@ -74,30 +84,9 @@ describe('the segment worker isolates failures', () => {
     // value that is not a number (as values checked by older rules may be).
     const ann = randomUUID();
     await poisoned.send(ann, [identify('ann@poisoned.example', Date.now())]);
-    await poisoned.call('POST', `/v1/workspaces/${poisoned.ws}/custom-fields`, {
-      key: 'score',
-      name: 'Score',
-      type: 'number',
-    });
-    const [org] = (await poisoned.call('GET', `/v1/workspaces/${poisoned.ws}/organisations`)).body
-      .data;
-    await poisoned.call(
-      'PUT',
-      `/v1/workspaces/${poisoned.ws}/organisations/${org.uuid}/custom-fields/score`,
-      { value: 10 },
-    );
-    const scored = (
-      await poisoned.call('POST', `/v1/workspaces/${poisoned.ws}/segments`, {
-        name: 'High score',
-        filters: where('score', 'greater_than', 5),
-      })
-    ).body.uuid as string;
-    const pricing = (
-      await poisoned.call('POST', `/v1/workspaces/${poisoned.ws}/segments`, {
-        name: 'Pricing',
-        filters: where('url', 'contains', '/pricing'),
-      })
-    ).body.uuid as string;
+    await numberValue(poisoned, 'score', 10);
+    const scored = await segment(poisoned, 'High score', where('score', 'greater_than', 5));
+    const pricing = await segment(poisoned, 'Pricing', where('url', 'contains', '/pricing'));
     expect(await membersOf(poisoned, scored)).toEqual(['poisoned.example']);
     await sql`UPDATE custom_field_values SET value = '"very high"' WHERE key = 'score'`.execute(
       t.database.db,
@@ -109,12 +98,7 @@ describe('the segment worker isolates failures', () => {
     await until(async () => (await segmentRow(scored)).failures > 0, 10_000);
 
     // ...and another tenant's segment still gains its member within seconds.
-    const visited = (
-      await healthy.call('POST', `/v1/workspaces/${healthy.ws}/segments`, {
-        name: 'Pricing',
-        filters: where('url', 'contains', '/pricing'),
-      })
-    ).body.uuid as string;
+    const visited = await segment(healthy, 'Pricing', where('url', 'contains', '/pricing'));
     await healthy.send(randomUUID(), [
       identify('bob@healthy.example', Date.now()),
       pageview('https://shop.example/pricing', Date.now()),
@@ -141,32 +125,11 @@ describe('the segment worker isolates failures', () => {
   it('does not retry a failing segment first forever: due segments of others are computed', async () => {
     const poisoned = await tenant();
     const healthy = await tenant();
-    await poisoned.call('POST', `/v1/workspaces/${poisoned.ws}/custom-fields`, {
-      key: 'seats',
-      name: 'Seats',
-      type: 'number',
-    });
     await poisoned.send(randomUUID(), [identify('cy@broken.example', Date.now())]);
-    const [org] = (await poisoned.call('GET', `/v1/workspaces/${poisoned.ws}/organisations`)).body
-      .data;
-    await poisoned.call(
-      'PUT',
-      `/v1/workspaces/${poisoned.ws}/organisations/${org.uuid}/custom-fields/seats`,
-      { value: 3 },
-    );
-    const broken = (
-      await poisoned.call('POST', `/v1/workspaces/${poisoned.ws}/segments`, {
-        name: 'Small',
-        filters: where('seats', 'less_than', 10),
-      })
-    ).body.uuid as string;
+    await numberValue(poisoned, 'seats', 3);
+    const broken = await segment(poisoned, 'Small', where('seats', 'less_than', 10));
     await healthy.send(randomUUID(), [identify('di@tagged.example', Date.now())]);
-    const tagged = (
-      await healthy.call('POST', `/v1/workspaces/${healthy.ws}/segments`, {
-        name: 'Tagged',
-        filters: where('tag', 'equal', 'hot'),
-      })
-    ).body.uuid as string;
+    const tagged = await segment(healthy, 'Tagged', where('tag', 'equal', 'hot'));
 
     // Both due for a full computation; only the full computation can find the tag, which
     // is written behind the API's back.
@@ -175,15 +138,8 @@ describe('the segment worker isolates failures', () => {
     );
     const [healthyOrg] = (await healthy.call('GET', `/v1/workspaces/${healthy.ws}/organisations`))
       .body.data;
-    const healthyId = (
-      await t.database.db
-        .selectFrom('workspaces')
-        .select('id')
-        .where('id', '=', healthy.ws)
-        .executeTakeFirstOrThrow()
-    ).id;
     await sql`INSERT INTO organisation_tags (workspace_id, organisation_id, name)
-      VALUES (${healthyId}, ${healthyOrg.uuid}, 'hot')`.execute(t.database.db);
+      VALUES (${healthy.ws}, ${healthyOrg.uuid}, 'hot')`.execute(t.database.db);
     await sql`UPDATE segments SET refreshed_at = NULL WHERE id IN (${broken}, ${tagged})`.execute(
       t.database.db,
     );
