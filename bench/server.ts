@@ -28,8 +28,14 @@ await upsertIpRanges(database.db, [{ network: '127.0.0.0/8', domain: 'acme.com',
 const operator = await createOperator(database.db, 'bench@example.com');
 const workspace = await createWorkspace(database.db, operator.id, {
   name: 'bench',
-  url: 'https://bench.example',
+  url: 'https://www.acme-analytics.example', // the host the load's pages are on
   usageLimit: 10000,
+});
+// For the new-visitor load: every request names an organisation of its own, none refused.
+const fresh = await createWorkspace(database.db, operator.id, {
+  name: 'bench new visitors',
+  url: 'https://www.acme-analytics.example',
+  usageLimit: 10_000_000,
 });
 // BENCH_SEGMENTS=N: the workspace has N segments, so the writer queues organisations
 // and the segment worker evaluates them while the load runs.
@@ -67,7 +73,13 @@ await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
 process.stdout.write(
-  `${JSON.stringify({ url: `http://127.0.0.1:${port}`, script: workspace.tracking_script_id, workspace: workspace.id })}\n`,
+  `${JSON.stringify({
+    url: `http://127.0.0.1:${port}`,
+    script: workspace.tracking_script_id,
+    workspace: workspace.id,
+    freshScript: fresh.tracking_script_id,
+    freshWorkspace: fresh.id,
+  })}\n`,
 );
 process.on('SIGTERM', async () => {
   await app.close();
