@@ -12,7 +12,11 @@ import { customFieldRoutes } from './custom-fields/routes.js';
 import { CustomField } from './custom-fields/schemas.js';
 import type { Api, AppDeps } from './http/api.js';
 import { bearerAuth } from './http/auth.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  registerErrorHandling,
+} from './http/error-handler.js';
 import { badRequest, HttpError } from './http/errors.js';
 import { ErrorBody } from './http/schemas.js';
 import { docsPolicy, securityHeaders } from './http/security-headers.js';
@@ -49,6 +53,9 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     trustProxy:
       typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // Errors met before routing, or by Node's HTTP parser, answer with the contract's body.
+    frameworkErrors,
+    clientErrorHandler,
     requestIdHeader: false,
     // Keep a caller's own request id when it is sane, so its logs and ours line up.
     genReqId: (request) => {
@@ -67,6 +74,8 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
       typeof given === 'string' && REQUEST_ID.test(given) ? given : request.id,
     );
   });
+  // Writes are JSON (415 otherwise); only the collector takes text/plain, in its own scope.
+  app.removeContentTypeParser('text/plain');
   // An empty JSON body (POST .../unlink from some clients) is no body, not a parse error.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = String(body);

@@ -1,4 +1,7 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type FieldErrors, HttpError } from './errors.js';
 import { fieldErrors } from './validation.js';
 
@@ -17,11 +20,60 @@ const FRAMEWORK_ERRORS: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'The Content-Length header does not match the body.'],
 };
 
+const GENERIC = 'Something went wrong on our side.';
+
+/** Errors Fastify meets before a route is found, with the contract's status and words. */
+const ROUTING_ERRORS: Record<string, [number, string]> = {
+  FST_ERR_BAD_URL: [400, 'The URL is not validly percent-encoded.'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'A part of the URL path is too long.'],
+};
+
+/** Fastify's `frameworkErrors` option: routing errors get the contract's body too. */
+export function frameworkErrors(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const [status, message] = ROUTING_ERRORS[error.code] ?? [500, GENERIC];
+  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  reply
+    .status(status)
+    .header('x-request-id', request.id)
+    .send({ success: false, message } satisfies ErrorBody);
+}
+
+/** Errors Node's HTTP parser meets, answered on the socket before any request exists. */
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'The request line or headers are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive.'],
+};
+
+/** Fastify's `clientErrorHandler` option: the contract's body instead of Fastify's own. */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [
+    400,
+    'The request is not valid HTTP.',
+  ];
+  const body = JSON.stringify({ success: false, message } satisfies ErrorBody);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
 /** Maps every error to the contract's `{success, message, errors?}` body. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     let status = 500;
-    let body: ErrorBody = { success: false, message: 'Something went wrong on our side.' };
+    let body: ErrorBody = { success: false, message: GENERIC };
     if (error instanceof HttpError) {
       status = error.statusCode;
       body = {
@@ -50,11 +102,30 @@ export function registerErrorHandling(app: FastifyInstance): void {
       status = error.statusCode;
       body.message = error.message;
     }
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    // A 5xx HttpError is an answer a route chose, and the route logged its cause.
+    if (status >= 500 && !(error instanceof HttpError)) {
+      request.log.error({ err: error }, 'request failed');
+    }
     reply.status(status).send(body);
   });
 
-  app.setNotFoundHandler((_request, reply) => {
+  app.setNotFoundHandler((request, reply) => {
+    // A known path asked with a method it does not take is 405, not 404. A wildcard route
+    // (CORS preflight) matches every path and says nothing about this one.
+    const allowed = METHODS.filter((method) => {
+      const route = app.findRoute({ method, url: request.url });
+      return route !== null && !('*' in ((route.params ?? {}) as object));
+    });
+    if (allowed.length > 0) {
+      reply
+        .status(405)
+        .header('allow', allowed.join(', '))
+        .send({
+          success: false,
+          message: `${request.method} is not allowed here; use ${allowed.join(', ')}.`,
+        } satisfies ErrorBody);
+      return;
+    }
     reply.status(404).send({ success: false, message: 'Not found.' } satisfies ErrorBody);
   });
 }

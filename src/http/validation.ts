@@ -1,7 +1,8 @@
-import Ajv, { type ErrorObject } from 'ajv';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldErrors } from './errors.js';
+import { type BadInput, findBadInput, MAX_TEXT_PARAMETER } from './input.js';
 
 const options = {
   allErrors: true,
@@ -15,8 +16,37 @@ const options = {
 const bodyAjv = addFormats.default(new Ajv.default({ ...options, coerceTypes: false }));
 const textAjv = addFormats.default(new Ajv.default({ ...options, coerceTypes: 'array' }));
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+/**
+ * Every part of every request (body, query string, path) is walked for what PostgreSQL cannot
+ * store and for nesting too deep to recurse into, before Ajv (which recurses) looks at it.
+ */
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const validate = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+  const limits = httpPart === 'body' ? {} : { maxLength: MAX_TEXT_PARAMETER };
+  const check = (data: unknown, context?: Parameters<ValidateFunction>[1]) => {
+    const bad = findBadInput(data, limits);
+    check.errors = bad ? [asAjvError(bad)] : null;
+    if (bad) return false;
+    const valid = validate(data, context);
+    check.errors = validate.errors ?? null;
+    return valid;
+  };
+  // Fastify passes Ajv's context (so a root value can be coerced) when this is set.
+  check.schemaEnv = validate.schemaEnv;
+  check.errors = null as ErrorObject[] | null;
+  return check;
+};
+
+/** A refused value in Ajv's shape, so that it reaches clients as every field error does. */
+function asAjvError({ field, problem }: BadInput): ErrorObject {
+  return {
+    keyword: 'storable',
+    instancePath: field ? `/${field.replaceAll('.', '/')}` : '',
+    schemaPath: '#',
+    params: {},
+    message: problem,
+  };
+}
 
 /** Turns Ajv's errors into the contract's `errors` object, keyed by dotted field name. */
 export function fieldErrors(validation: ErrorObject[]): FieldErrors {
@@ -87,9 +117,13 @@ function article(type: string): string {
     .join(' or ');
 }
 
-/** Whether `value` is a real calendar day written YYYY-MM-DD (2026-02-30 is not). */
+/**
+ * Whether `value` is a real calendar day written YYYY-MM-DD (2026-02-30 is not), in years
+ * 0001..9999: PostgreSQL has no year 0, and five-digit years are not YYYY.
+ */
 export function isDay(value: unknown): value is string {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  if (value.startsWith('0000')) return false;
   const date = new Date(`${value}T00:00:00.000Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }

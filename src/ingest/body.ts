@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import Ajv from 'ajv';
 import { badRequest, HttpError } from '../http/errors.js';
+import { cutText, findBadInput } from '../http/input.js';
 import { fieldErrors } from '../http/validation.js';
 import {
   hasCardNumber,
@@ -93,6 +94,10 @@ export function parseCollectBody(body: unknown, receivedAt: Date): Collected {
   if (Array.isArray(events) && events.length > MAX_EVENTS) {
     throw new HttpError(413, `At most ${MAX_EVENTS} events per request.`);
   }
+  // Before the schema check, which recurses, and before anything is stored: one bad value
+  // refuses the whole batch.
+  const bad = findBadInput(body);
+  if (bad) throw badRequest(`Invalid ${bad.field || 'body'}: it ${bad.problem}.`);
   if (!validate(body)) {
     const [field, problems] = Object.entries(fieldErrors(validate.errors ?? []))[0] ?? [];
     throw badRequest(`Invalid ${field ?? 'body'}: ${problems?.[0] ?? 'unexpected shape'}`);
@@ -164,11 +169,11 @@ function safeFields(fields: { name: string; value: unknown }[]) {
   const kept: { name: string; value: string }[] = [];
   for (const field of fields) {
     const whole = typeof field.value === 'string' ? field.value : JSON.stringify(field.value ?? '');
-    const value = whole.slice(0, MAX_VALUE_LENGTH);
+    const value = cutText(whole, MAX_VALUE_LENGTH);
     // Checked whole and cut: the cut may leave the start of a longer run that passes Luhn.
     if (!field.name || sensitiveName(field.name) || hasCardNumber(whole) || hasCardNumber(value))
       continue;
-    if (kept.push({ name: field.name.slice(0, 255), value }) === MAX_FIELDS) break;
+    if (kept.push({ name: cutText(field.name, 255), value }) === MAX_FIELDS) break;
   }
   return kept;
 }

@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api, AppDeps } from '../http/api.js';
+import { clientIp } from '../http/client-ip.js';
 import { badRequest, HttpError, notFound } from '../http/errors.js';
 import { crossOrigin } from '../http/security-headers.js';
 import { MAX_BODY_BYTES, parseCollectBody } from './body.js';
@@ -73,7 +74,7 @@ export async function collectorRoutes(app: Api, deps: AppDeps, collector: Collec
       let accepted: number;
       try {
         accepted = await collector.ingest(script, collected, {
-          ip: request.ip,
+          ip: clientIp(request),
           userAgent: request.headers['user-agent'],
           gpc: request.headers['sec-gpc'] === '1',
         });

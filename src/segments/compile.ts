@@ -219,15 +219,15 @@ function predicate(field: FieldSpec, comparison: Comparison, condition: Conditio
     case 'date': {
       // Days are UTC days: `equal` is "on that day", greater_than "after it", less_than "before it".
       const start = (day: Scalar) => `${day}T00:00:00.000Z`;
-      const end = (day: Scalar) =>
-        new Date(new Date(start(day)).getTime() + 86_400_000).toISOString();
+      // PostgreSQL adds the day (toISOString writes the one after 9999-12-31 as "+010000-…").
+      const end = (day: Scalar) => sql`((${day}::date + 1)::timestamp AT TIME ZONE 'UTC')`;
       const amount = Math.min(Number(value), LONGEST_AGO[condition.unit] ?? Number(value));
       const ago = sql`now() - ${`${amount} ${condition.unit}`}::interval`;
       switch (comparison) {
         case 'equal':
-          return sql`(${x} >= ${start(value)}::timestamptz AND ${x} < ${end(value)}::timestamptz)`;
+          return sql`(${x} >= ${start(value)}::timestamptz AND ${x} < ${end(value)})`;
         case 'greater_than':
-          return sql`${x} >= ${end(value)}::timestamptz`;
+          return sql`${x} >= ${end(value)}`;
         case 'less_than':
           return sql`${x} < ${start(value)}::timestamptz`;
         case 'less_than_x_units_ago':

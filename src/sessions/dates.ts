@@ -8,6 +8,11 @@ export interface DateRange {
 }
 
 const DAY_MS = 86_400_000;
+// The day after 9999-12-31 has no ISO form PostgreSQL reads ("+010000-…"); ranges end at
+// the last millisecond of 9999 instead, which no session reaches (events are never later
+// than their arrival).
+const END_OF_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+const dayAfter = (day: Date) => new Date(Math.min(day.getTime() + DAY_MS, END_OF_TIME));
 
 function parseDay(field: string, value: string): Date {
   if (!isDay(value)) {
@@ -30,7 +35,7 @@ export function dateRange(
   }
   if (query.date !== undefined) {
     const day = parseDay('date', query.date);
-    return { from: day, to: new Date(day.getTime() + DAY_MS) };
+    return { from: day, to: dayAfter(day) };
   }
   if (query.date_from === undefined) {
     if (required)
@@ -45,5 +50,5 @@ export function dateRange(
   if (last.getTime() < from.getTime()) {
     throw fieldError('date_to', 'The date to field must be a date on or after date_from.');
   }
-  return { from, to: new Date(last.getTime() + DAY_MS) };
+  return { from, to: dayAfter(last) };
 }

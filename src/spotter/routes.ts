@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import { Type } from '@sinclair/typebox';
 import type { Api, AppDeps } from '../http/api.js';
+import { clientIp } from '../http/client-ip.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
 import { crossOrigin } from '../http/security-headers.js';
@@ -85,7 +86,7 @@ export async function spotterRoutes(app: Api, deps: AppDeps, collector: Collecto
         return { success: true, data: { organisation: null } };
       }
       const hint = await resolveOrganisation(collector.resolvers, {
-        ip: request.ip,
+        ip: clientIp(request),
         workspaceId: script.workspaceId,
         visitorId: request.query.visitor?.toLowerCase() ?? '',
         emails: [],
