@@ -12,6 +12,7 @@ import { customFieldRoutes } from './custom-fields/routes.js';
 import { CustomField } from './custom-fields/schemas.js';
 import type { Api, AppDeps } from './http/api.js';
 import { bearerAuth } from './http/auth.js';
+import { clientNetwork } from './http/client-address.js';
 import {
   clientErrorHandler,
   frameworkErrors,
@@ -163,7 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
       max: config.rateLimitPerMinute,
       timeWindow: 60_000,
       hook: 'preValidation',
-      keyGenerator: (request) => request.identity?.tokenId ?? request.ip,
+      keyGenerator: (request) => request.identity?.tokenId ?? clientNetwork(request.ip),
       errorResponseBuilder: (_request, context) =>
         new HttpError(
           429,

@@ -1,8 +1,10 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api, AppDeps } from '../http/api.js';
+import { clientNetwork } from '../http/client-address.js';
 import { clientIp } from '../http/client-ip.js';
 import { badRequest, HttpError, notFound } from '../http/errors.js';
+import { rateLimits } from '../http/rate-limits.js';
 import { crossOrigin } from '../http/security-headers.js';
 import { MAX_BODY_BYTES, parseCollectBody } from './body.js';
 import type { Collector } from './collector.js';
@@ -24,23 +26,19 @@ export async function collectorRoutes(app: Api, deps: AppDeps, collector: Collec
       done(badRequest('The body is not valid JSON.'), undefined);
     }
   });
-  await app.register(rateLimit, {
-    global: false,
-    errorResponseBuilder: (_request, context) =>
-      new HttpError(429, `Too many collect requests; retry in ${context.after}.`),
-  });
-  const limits = [
-    app.rateLimit({
+  await app.register(rateLimit, { global: false });
+  const limits = rateLimits('Too many collect requests', [
+    app.createRateLimit({
       max: deps.config.collectRateLimitPerIp,
       timeWindow: 60_000,
-      keyGenerator: (request) => `ip ${request.ip}`,
+      keyGenerator: (request) => `ip ${clientNetwork(request.ip)}`,
     }),
-    app.rateLimit({
+    app.createRateLimit({
       max: deps.config.collectRateLimitPerScript,
       timeWindow: 60_000,
       keyGenerator: (request) => `script ${scriptOf(request)}`,
     }),
-  ];
+  ]);
 
   app.addHook('onResponse', async (_request, reply) => {
     collector.metrics.requests.inc({ status: String(reply.statusCode) });

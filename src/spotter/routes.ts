@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import { Type } from '@sinclair/typebox';
 import type { Api, AppDeps } from '../http/api.js';
+import { clientNetwork } from '../http/client-address.js';
 import { clientIp } from '../http/client-ip.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
@@ -36,7 +37,7 @@ export async function spotterRoutes(app: Api, deps: AppDeps, collector: Collecto
   await app.register(rateLimit, {
     max: deps.config.spotterRateLimitPerIp,
     timeWindow: 60_000,
-    keyGenerator: (request) => `spotter ${request.ip}`,
+    keyGenerator: (request) => `spotter ${clientNetwork(request.ip)}`,
     errorResponseBuilder: (_request, context) =>
       new HttpError(429, `Too many Spotter requests; retry in ${context.after}.`),
   });
