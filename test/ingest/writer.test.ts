@@ -9,7 +9,7 @@ import { until } from '../helpers/wait.js';
 
 // A value this test's database refuses (a CHECK constraint added below): a write that fails
 // in PostgreSQL for one request's data, as a client could cause.
-const REFUSED_URL = 'https://a.example/refused-by-the-database';
+const REFUSED_URL = 'https://site.example/refused-by-the-database';
 
 let t: TestApp;
 let send: ReturnType<typeof collector>;
@@ -26,7 +26,7 @@ beforeAll(async () => {
   // The first request loads the resolvers' data, which takes long on a busy machine.
   const warm = await workspace();
   expect(
-    (await send(visit(warm.script, [pageview('https://w.example/', Date.now())]))).status,
+    (await send(visit(warm.script, [pageview('https://site.example/w', Date.now())]))).status,
   ).toBe(202);
   // Another server's (or a person's) transaction on the same database.
   other = new pg.Client({ connectionString: t.deps.config.databaseUrl ?? '' });
@@ -103,13 +103,14 @@ describe('a request whose write fails in the database', () => {
     const a = await workspace();
     const b = await workspace();
     const now = Date.now();
-    const good = () => send(visit(b.script, [pageview(`https://b.example/${randomUUID()}`, now)]));
+    const good = () =>
+      send(visit(b.script, [pageview(`https://site.example/${randomUUID()}`, now)]));
     const splitsBefore = await metric('footfall_write_splits_total', 'reason="constraint"');
     const answers = await holdingWrites(good, () =>
       Promise.all([
         ...Array.from({ length: 14 }, good),
         send(visit(a.script, [pageview(REFUSED_URL, now)])),
-        send(visit(a.script, [{ ...pageview('https://a.example/', now), title: 'A\u0000B' }])),
+        send(visit(a.script, [{ ...pageview('https://site.example/', now), title: 'A\u0000B' }])),
         ...Array.from({ length: 14 }, good),
       ]),
     );
@@ -139,7 +140,7 @@ describe('a request whose write fails in the database', () => {
       );
     const splitsBefore = await metric('footfall_write_splits_total');
     const answers = await holdingWrites(
-      () => send(visit(w.script, [pageview('https://x.example/', now)])),
+      () => send(visit(w.script, [pageview('https://site.example/x', now)])),
       () =>
         Promise.all([
           identify('ann@first-firm.com', now - 2000),
