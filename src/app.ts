@@ -19,6 +19,7 @@ import {
   registerErrorHandling,
 } from './http/error-handler.js';
 import { badRequest, HttpError } from './http/errors.js';
+import { metricsAccess } from './http/metrics-access.js';
 import { ErrorBody } from './http/schemas.js';
 import { docsPolicy, securityHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
@@ -148,10 +149,14 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
   const collector = await createCollector(config, deps.db);
   // Acknowledged events are committed before the database pool closes.
   app.addHook('onClose', () => collector.flush());
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    reply.type(collector.metrics.registry.contentType);
-    return collector.metrics.registry.metrics();
-  });
+  app.get(
+    '/metrics',
+    { schema: { hide: true }, onRequest: metricsAccess(config.metricsToken) },
+    async (_request, reply) => {
+      reply.type(collector.metrics.registry.contentType);
+      return collector.metrics.registry.metrics();
+    },
+  );
   await app.register(async (scope) => collectorRoutes(scope, deps, collector));
   await app.register(async (scope) => spotterRoutes(scope, deps, collector));
   // Every background job (deliveries, segments, retention) is listed in jobs.ts.

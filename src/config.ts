@@ -37,6 +37,8 @@ export interface Config {
   spotterRateLimitPerIp: number;
   /** Sessions and events older than this many days are deleted daily; 0 keeps them. */
   retentionDays: number;
+  /** Bearer token that opens /metrics to any client; null means loopback clients only. */
+  metricsToken: string | null;
 }
 
 /** A setting with a bad value; start-up stops with this message. */
@@ -145,6 +147,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     throw new ConfigError('TOKEN_SECRET', 'must be at least 32 characters long');
   }
   const publicUrl = absoluteUrl(env, 'PUBLIC_URL', ['http:', 'https:']);
+  const metricsToken = text(env, 'METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) {
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 printable characters, no spaces');
+  }
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: text(env, 'HOST') ?? '0.0.0.0',
@@ -181,5 +187,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     ),
     spotterRateLimitPerIp: integer(env, 'SPOTTER_RATE_LIMIT_PER_IP', 600, 1, 100_000_000),
     retentionDays: integer(env, 'RETENTION_DAYS', 0, 0, 36_500),
+    metricsToken,
   };
 }

@@ -18,7 +18,14 @@ describe('settings', () => {
       allowPrivateWebhooks: false,
       rateLimitPerMinute: 600,
       logLevel: 'info',
+      metricsToken: null,
     });
+  });
+
+  it('reads the metrics token', () => {
+    expect(loadConfig({ METRICS_TOKEN: ' 0123456789abcdef-token ' }).metricsToken).toBe(
+      '0123456789abcdef-token',
+    );
   });
 
   it('reads every kind of value', () => {
@@ -56,6 +63,8 @@ describe('settings', () => {
     ['LOG_LEVEL', 'loud'],
     ['TOKEN_SECRET', 'short'],
     ['RATE_LIMIT_PER_MINUTE', '0'],
+    ['METRICS_TOKEN', 'too-short'],
+    ['METRICS_TOKEN', 'long enough but with spaces'],
   ])('refuses %s=%s and names the setting', (setting, value) => {
     expect(() => loadConfig({ [setting]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [setting]: value })).toThrow(

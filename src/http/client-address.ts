@@ -12,3 +12,10 @@ export function clientNetwork(ip: string): string {
   const prefix = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
   return `${prefix.join(':')}::/64`;
 }
+
+/** Whether an address (a socket's, never a header's) is this machine's loopback. */
+export function isLoopback(address: string | undefined): boolean {
+  return address !== undefined && ipaddr.isValid(address)
+    ? ipaddr.process(address).range() === 'loopback'
+    : false;
+}
