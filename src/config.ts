@@ -39,6 +39,8 @@ export interface Config {
   retentionDays: number;
   /** Bearer token that opens /metrics to any client; null means loopback clients only. */
   metricsToken: string | null;
+  /** Longest statement on the server's pool, in ms; 0 means no limit. */
+  statementTimeoutMs: number;
 }
 
 /** A setting with a bad value; start-up stops with this message. */
@@ -188,5 +190,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     spotterRateLimitPerIp: integer(env, 'SPOTTER_RATE_LIMIT_PER_IP', 600, 1, 100_000_000),
     retentionDays: integer(env, 'RETENTION_DAYS', 0, 0, 36_500),
     metricsToken,
+    statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT_MS', 30_000, 0, 86_400_000),
   };
 }

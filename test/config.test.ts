@@ -19,13 +19,19 @@ describe('settings', () => {
       rateLimitPerMinute: 600,
       logLevel: 'info',
       metricsToken: null,
+      statementTimeoutMs: 30_000,
     });
   });
 
-  it('reads the metrics token', () => {
-    expect(loadConfig({ METRICS_TOKEN: ' 0123456789abcdef-token ' }).metricsToken).toBe(
-      '0123456789abcdef-token',
-    );
+  it('reads the metrics token and the statement timeout', () => {
+    const config = loadConfig({
+      METRICS_TOKEN: ' 0123456789abcdef-token ',
+      STATEMENT_TIMEOUT_MS: '0',
+    });
+    expect(config).toMatchObject({
+      metricsToken: '0123456789abcdef-token',
+      statementTimeoutMs: 0,
+    });
   });
 
   it('reads every kind of value', () => {
@@ -65,6 +71,8 @@ describe('settings', () => {
     ['RATE_LIMIT_PER_MINUTE', '0'],
     ['METRICS_TOKEN', 'too-short'],
     ['METRICS_TOKEN', 'long enough but with spaces'],
+    ['STATEMENT_TIMEOUT_MS', '-1'],
+    ['STATEMENT_TIMEOUT_MS', '30s'],
   ])('refuses %s=%s and names the setting', (setting, value) => {
     expect(() => loadConfig({ [setting]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [setting]: value })).toThrow(

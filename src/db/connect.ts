@@ -13,8 +13,13 @@ export interface Db {
   close(): Promise<void>;
 }
 
-export function connect(url: string, max = 10): Db {
-  const pool = new pg.Pool({ connectionString: url, max });
+/** A pool on `url`; `statementTimeoutMs` (0: none) cuts any statement that runs longer. */
+export function connect(url: string, max = 10, statementTimeoutMs = 0): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    ...(statementTimeoutMs > 0 && { statement_timeout: statementTimeoutMs }),
+  });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -23,21 +28,24 @@ export function connect(url: string, max = 10): Db {
 
 /**
  * Connects to DATABASE_URL, or starts (or joins) the embedded server in DATA_DIR.
- * `close` ends the pool and stops an embedded server this process started.
+ * `close` ends the pool and stops an embedded server this process started. The server's
+ * statements are cut after STATEMENT_TIMEOUT_MS, so one runaway query cannot hold a
+ * connection for good; the CLI's (imports, forget) run as long as they need.
  */
 export async function openDatabase(
   config: Config,
   role: 'server' | 'cli',
   log: (message: string) => void,
 ): Promise<Db> {
-  if (config.databaseUrl) return connect(config.databaseUrl);
+  const timeout = role === 'server' ? config.statementTimeoutMs : 0;
+  if (config.databaseUrl) return connect(config.databaseUrl, 10, timeout);
   const embedded = await startEmbeddedPostgres({
     dataDir: config.dataDir,
     role,
     log,
     avoidPort: config.port,
   });
-  const connection = connect(embedded.url);
+  const connection = connect(embedded.url, 10, timeout);
   return {
     ...connection,
     close: async () => {

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, Migrator } from 'kysely';
+import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import * as foundation from './migrations/0001_foundation.js';
 import * as tracking from './migrations/0002_tracking.js';
 import * as organisations from './migrations/0003_organisations.js';
@@ -19,10 +19,21 @@ const migrations: Record<string, Migration> = {
   '0007_worker_failures': workerFailures,
 };
 
-/** Applies pending migrations (Kysely takes a lock, so concurrent starts are safe). */
+/**
+ * Applies pending migrations (Kysely takes a lock, so concurrent starts are safe), on one
+ * connection without the server pool's statement_timeout: rebuilding a large table may
+ * take longer than any request should.
+ */
 export async function migrate(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await db.connection().execute(async (connection) => {
+    await sql`SET statement_timeout = 0`.execute(connection);
+    try {
+      const provider = { getMigrations: async () => migrations };
+      return await new Migrator({ db: connection, provider }).migrateToLatest();
+    } finally {
+      await sql`RESET statement_timeout`.execute(connection);
+    }
+  });
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
     throw new Error(
