@@ -19,6 +19,7 @@ import {
   registerErrorHandling,
 } from './http/error-handler.js';
 import { badRequest, HttpError } from './http/errors.js';
+import { errorForLog } from './http/log.js';
 import { metricsAccess } from './http/metrics-access.js';
 import { ErrorBody } from './http/schemas.js';
 import { docsPolicy, securityHeaders } from './http/security-headers.js';
@@ -50,6 +51,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
       // No client address in the log: raw IPs are never stored, logs included.
       serializers: {
         req: (request) => ({ id: request.id, method: request.method, url: request.url }),
+        err: errorForLog,
       },
     },
     trustProxy:
