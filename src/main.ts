@@ -33,7 +33,7 @@ async function operatorOrFail(database: Db, email: string) {
   const operator = await findOperatorByEmail(database.db, email);
   if (!operator) {
     throw new Error(
-      `No operator with the email ${email}; create one with: footfall users create --email ${email}`,
+      `No operator with the email ${email}; create one with: npx --no footfall users create --email ${email}`,
     );
   }
   return operator;

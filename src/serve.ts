@@ -46,8 +46,8 @@ export async function serve(config: Config): Promise<void> {
   if ((await countOperators(database.db)) === 0) {
     say(
       'No operator account yet. Create one and an access token (the server can keep running):\n' +
-        '  npx footfall users create --email you@example.com\n' +
-        '  npx footfall tokens create --email you@example.com\n' +
+        '  npx --no footfall users create --email you@example.com\n' +
+        '  npx --no footfall tokens create --email you@example.com\n' +
         'then call the API with: curl -H "Authorization: Bearer <token>" ' +
         `http://localhost:${config.port}/v1/workspaces  (reference: /docs)`,
     );
