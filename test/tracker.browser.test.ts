@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertIpRanges } from '../src/identify/ip-ranges.js';
 import { client, startTestApp, type TestApp } from './helpers/app.js';
@@ -129,6 +129,13 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
   return value;
 }
 
+/**
+ * A person's look at the page, timed in the page so it ends after the tracker's own timers: a
+ * page left within the tracker's quiet time (a redirect) is not a view.
+ */
+const look = (page: Page) =>
+  page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 1000)));
+
 const typesOf = (body: { data: { events: { event_type: string }[] }[] }) =>
   body.data.flatMap((s) => s.events.map((e) => e.event_type));
 
@@ -143,7 +150,9 @@ describe('the tracker in Chromium', () => {
     await page.waitForFunction(
       () => (globalThis as { footfall?: { loaded?: boolean } }).footfall?.loaded,
     );
+    await look(page);
     await page.click('#to-pricing'); // a single-page-app route
+    await look(page);
     await page.evaluate(() =>
       (globalThis as unknown as { footfall: (...a: unknown[]) => void }).footfall(
         'track',

@@ -8,12 +8,13 @@ export const MAX_VALUE_LENGTH = 500;
 
 // Run on the name in lower case with `_` between its words and around it (`ccNumber`,
 // `cc-number` → `_cc_number_`), so short words match whole and compounds with or without
-// separators. `cc` alone (an e-mail's copy field) is not card data, `cc_num` is.
+// separators. `cc` alone (an e-mail's copy field), `code`, `author`, `keyword` are kept.
 const SENSITIVE_NAME =
-  /pass|_pw_|pwd|secret|token|credential|signature|_sig_|_jwt_|bearer|session_?id|_sid_|auth(_|c|k|t|oriz)|(api|access|private)_?key|_key_|card|cc_?(n[ou]|exp|c[sv]c|cvv|name|type)|cvc|cvv|_csc_|security_?code|verification_?code|one_?time|[_th]otp|mfa|_2fa|two_?factor|pin(_?code|_?number)?_|iban|_bic_|swift|_aba_|routing|sort_?code|acc(oun)?t_?n[ou]|bank_?acc|_exp(iry|iration)?_|_ssn|social_?sec|tax_?(id|nu)|national_?id/;
-// HTML autofill field names, matched exactly: every card detail, passwords and one-time codes.
-const AUTOCOMPLETE =
-  /^(one-time-code|(new|current)-password|cc-(((given|additional|family)-)?name|number|exp(-month|-year)?|csc|type))$/;
+  /pass|pw|secret|token|auth(?!or_)|key_|creden|sess|_sig(_|nat)|jwt|card|_cc_?[nec]|c(vc|vv|sc)|secur|[_th]otp|mfa|2fa|one_?time|_pin(code)?_|_exp[i_]|iban|_bic_|swift|routing|sort_?code|acc(oun)?t_?n[ou]|bank|ssn|tax_?id|national_?id/;
+// A field's `autocomplete` holding an HTML autofill token, matched whole: one-time codes, passwords and every card detail
+// (`cc-number`, `cc-exp`, `cc-exp-month`, `cc-exp-year`, `cc-csc`, `cc-type`, `cc-name`, …).
+export const SENSITIVE_AUTOCOMPLETE =
+  /(^|\s)(one-time-code|(new|current)-password|cc-(name|given-name|additional-name|family-name|number|exp|exp-month|exp-year|csc|type))(\s|$)/i;
 
 /** Whether a field or parameter name (or id) looks like a password, card, bank or secret. */
 export function sensitiveName(name: string): boolean {
@@ -25,35 +26,25 @@ export function sensitiveName(name: string): boolean {
   );
 }
 
-/** Whether any token of an `autocomplete` attribute is a sensitive autofill field name. */
-export function sensitiveAutocomplete(autocomplete: string): boolean {
-  return autocomplete
-    .toLowerCase()
-    .split(/\s+/)
-    .some((token) => AUTOCOMPLETE.test(token));
-}
-
 /** Whether the text holds a run of 13–19 digits (spaces and dashes aside) that passes Luhn. */
 export function hasCardNumber(text: string): boolean {
   return (text.match(/\d+([ -]\d+)*/g) || []).some((run) => {
     const digits = run.replace(/\D/g, '');
     let sum = 0;
-    for (let i = 0; i < digits.length; i++) {
-      const digit = +(digits[digits.length - 1 - i] as string) * (1 + (i % 2));
+    for (let i = digits.length, double = 0; i--; double ^= 1) {
+      const digit = +(digits[i] as string) << double;
       sum += digit > 9 ? digit - 9 : digit;
     }
-    return digits.length > 12 && digits.length < 20 && sum % 10 === 0;
+    return /^\d{13,19}$/.test(digits) && sum % 10 === 0;
   });
 }
 
-// A parameter that must not be kept: sensitive by name (`code` is an OAuth authorisation
-// code in an address), or holding a card number. Returns whether any was dropped.
-function dropParameters(parameters: URLSearchParams): boolean {
-  const dropped = [...parameters].filter(
-    ([key, value]) => key === 'code' || sensitiveName(key) || hasCardNumber(value),
-  );
-  for (const [key] of dropped) parameters.delete(key);
-  return dropped.length > 0;
+// Parameters that must not be kept: sensitive by name (`code` is an OAuth authorisation
+// code in an address), or holding a card number.
+function dropParameters(parameters: URLSearchParams): void {
+  for (const [key, value] of [...parameters]) {
+    if (key === 'code' || sensitiveName(key) || hasCardNumber(value)) parameters.delete(key);
+  }
 }
 
 /**
@@ -65,17 +56,14 @@ export function redactUrl(url: string, routes?: boolean): string {
   try {
     const parsed = new URL(url);
     dropParameters(parsed.searchParams);
-    // Path up to the last `/` before any `?`, `&` or `=`: `#/access_token=…` has no route.
-    const route = routes && /^#(!?\/(?:[^?&=/]*\/)*)([^?&=]*)(.*)$/.exec(parsed.hash);
+    // A route is `#/path`, with parameters after `?`; `#/access_token=…` is none.
+    const route = routes && /^(#!?\/[^?=]*)(?:\?(.*))?$/.exec(parsed.hash);
     let hash = '';
     if (route) {
-      let [, path = '', last = '', rest = ''] = route;
-      if (rest[0] === '=') rest = last + rest;
-      else path += last;
-      rest = rest.replace(/^[?&]/, '');
-      const parameters = new URLSearchParams(rest);
-      if (dropParameters(parameters)) rest = `${parameters}`;
-      hash = path === '/' && !rest ? '' : `#${path}${rest ? `?${rest}` : ''}`;
+      const parameters = new URLSearchParams(route[2]);
+      dropParameters(parameters);
+      // `#/` alone is the same page as no fragment.
+      hash = `${route[1]}?${parameters}`.replace(/^#\/\?$|\?$/, '');
     }
     parsed.hash = hash;
     return parsed.href;

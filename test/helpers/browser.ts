@@ -3,13 +3,19 @@ import { type Browser, chromium } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
-/** Debian's Chromium, headless, as the test recipes say; fails loudly when it is missing. */
-export async function launchChromium(): Promise<Browser> {
+/**
+ * Debian's Chromium, headless, as the test recipes say; fails loudly when it is missing.
+ * Playwright turns the back-forward cache off unless asked, unlike a person's browser.
+ */
+export async function launchChromium(
+  options: { backForwardCache?: boolean } = {},
+): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
   }
   return chromium.launch({
     executablePath: CHROMIUM,
+    ignoreDefaultArgs: options.backForwardCache ? ['--disable-back-forward-cache'] : [],
     args: [
       '--headless',
       '--no-sandbox',

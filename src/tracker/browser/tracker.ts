@@ -5,7 +5,7 @@ import {
   MAX_FIELDS,
   MAX_VALUE_LENGTH,
   redactUrl,
-  sensitiveAutocomplete,
+  SENSITIVE_AUTOCOMPLETE,
   sensitiveName,
 } from '../../ingest/sensitive.js';
 import type { TrackerSettings } from '../settings.js';
@@ -19,15 +19,16 @@ interface Footfall extends Call {
   loaded?: boolean;
 }
 
-const IDLE_MS = 30 * 60 * 1000;
+const IDLE_MS = 18e5; // 30 minutes
+// The quiet time after the last change of address before a page view is recorded.
+const SETTLE_MS = 500;
 const DOWNLOAD =
-  /\.(pdf|docx?|xlsx?|pptx?|csv|txt|rtf|od[tsp]|zip|rar|7z|gz|tgz|tar|bz2|dmg|exe|msi|pkg|deb|rpm|apk|iso|mp3|mp4|mov|avi|wav|mkv|webm|epub)$/i;
+  /\.(pdf|docx?|xlsx?|pptx?|csv|txt|rtf|od[tsp]|zip|rar|7z|t?gz|tar|bz2|dmg|exe|msi|pkg|deb|rpm|apk|iso|mp[34]|mov|avi|wav|mkv|webm|epub)$/i;
 const SKIPPED_INPUTS = /^(password|hidden|file|submit|button|reset|image)$/;
 
 const win = window as unknown as { footfall?: Footfall };
 const doc = document;
 const settings = __FOOTFALL__;
-
 // biome-ignore lint/suspicious/noExplicitAny: wraps any handler
 const safe = <F extends (...args: any[]) => unknown>(fn: F) =>
   ((...args: Parameters<F>) => {
@@ -37,27 +38,28 @@ const safe = <F extends (...args: any[]) => unknown>(fn: F) =>
   }) as F;
 
 const now = () => Date.now();
-const seconds = (since: number) => Math.round((now() - since) / 1000);
+const seconds = (since: number, at = now()) => Math.round((at - since) / 1000);
 
-function uuid(): string {
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = ((b[6] as number) & 15) | 64;
-  b[8] = ((b[8] as number) & 63) | 128;
-  const h = Array.from(b, (x) => (x + 256).toString(16).slice(1)).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
+// A random (version 4) UUID; crypto.randomUUID exists only on https pages.
+const uuid = () =>
+  '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (c) =>
+    (+c ^ ((crypto.getRandomValues(new Uint8Array(1))[0] as number) & (15 >> (+c / 4)))).toString(
+      16,
+    ),
+  );
 
 // Where localStorage is refused (privacy modes), ids last as long as the page.
-const memory: Record<string, string | null> = {};
+const memory: Record<string, string> = {};
 
-function storage(key: string, value?: string | null): string | null {
+/** Reads a stored value; with a value, stores it first; with null, removes it. */
+function storage(key: string, value?: string | null): string | undefined {
   try {
-    if (value === null) localStorage.removeItem(key);
-    else if (value !== undefined) localStorage.setItem(key, value);
-    return localStorage.getItem(key);
+    if (value === null) delete localStorage[key];
+    else if (value) localStorage[key] = value;
+    return localStorage[key];
   } catch {
-    if (value !== undefined) memory[key] = value;
-    return memory[key] ?? null;
+    if (value !== undefined) memory[key] = value as string;
+    return memory[key];
   }
 }
 
@@ -65,16 +67,25 @@ function start(stub: Footfall | undefined) {
   // A browser sending Global Privacy Control, where the workspace honours it, is never tracked.
   const optedOut =
     settings.gpc && (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl;
-  let consent = !optedOut && !doc.querySelector('script[data-wait-for-consent]');
+  const tagged = (attribute: string) => doc.querySelector(`script[data-${attribute}]`);
+  let consent = !optedOut && !tagged('wait-for-consent');
+  // Hash-routed sites opt in on the snippet's tag: each `#/route` is then a page of its own.
+  const hashRouting = !!tagged('hash-routing');
   let queue: Record<string, unknown>[] = [];
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: ReturnType<typeof setTimeout> | 0 = 0;
   // The collect requests in flight: Spotter asks once they are stored.
   let sent: Promise<unknown> = Promise.resolve();
   let spotted: Promise<unknown> | undefined;
+  // The page being shown, as recorded, and since when.
   let pageUrl = '';
   let pageStart = 0;
+  // When the address first changed since the page was recorded (0: nothing pending).
+  let changedAt = 0;
+  let settling: ReturnType<typeof setTimeout> | undefined;
   let hidden = false;
   const startedForms = new Map<HTMLFormElement, number>();
+
+  const address = () => redactUrl(location.href, hashRouting);
 
   // Visitor id kept for good; session id rotated after 30 idle minutes.
   function ids(): [string, string] {
@@ -87,11 +98,11 @@ function start(stub: Footfall | undefined) {
 
   function send(beacon?: boolean) {
     clearTimeout(timer);
-    timer = undefined;
-    if (!consent || queue.length === 0) return;
+    timer = 0;
+    if (!consent || !queue.length) return;
     const [visitor, session] = ids();
     const requests: Promise<unknown>[] = [];
-    while (queue.length > 0) {
+    while (queue.length) {
       const body = JSON.stringify({
         tracking_script_id: settings.id,
         anonymous_id: visitor,
@@ -112,10 +123,16 @@ function start(stub: Footfall | undefined) {
     sent = Promise.all(requests);
   }
 
+  // What is pending goes now: the page that has settled so far, then the queue.
+  function flush(beacon?: boolean) {
+    settle();
+    send(beacon);
+  }
+
   // The visitor's organisation, asked once per page and only with consent; null otherwise.
   function spotter(): Promise<unknown> {
     if (!consent) return Promise.resolve(null);
-    send();
+    flush();
     spotted ??= sent
       .then(() => fetch(`${settings.spotter}?visitor=${ids()[0]}`, { credentials: 'omit' }))
       .then((response) => response.json())
@@ -124,15 +141,15 @@ function start(stub: Footfall | undefined) {
     return spotted;
   }
 
-  function push(type: string, fields: Record<string, unknown> = {}) {
-    queue.push({ type, ts: now(), url: redactUrl(location.href), ...fields });
-    timer ??= setTimeout(safe(send), 300);
+  function push(type: string, fields: object, url = address(), ts = now()) {
+    queue.push({ type, ts, url, ...fields });
+    timer ||= setTimeout(safe(send), 300);
   }
 
-  function formEvent(type: string, form: HTMLFormElement) {
+  function formEvent(type: string, form: HTMLFormElement, url?: string) {
     if (!settings.forms) return;
     const fields: { name: string; value: string }[] = [];
-    for (const element of Array.from(form.elements) as HTMLInputElement[]) {
+    for (const element of form.elements as unknown as Iterable<HTMLInputElement>) {
       const name = element.name || element.id;
       const type = element.type;
       const value = String(element.value ?? '');
@@ -140,9 +157,8 @@ function start(stub: Footfall | undefined) {
         !name ||
         SKIPPED_INPUTS.test(type) ||
         ((type === 'checkbox' || type === 'radio') && !element.checked) ||
-        sensitiveName(name) ||
-        sensitiveName(element.id) ||
-        sensitiveAutocomplete(element.getAttribute('autocomplete') || '') ||
+        sensitiveName(`${name} ${element.id}`) ||
+        SENSITIVE_AUTOCOMPLETE.test(element.getAttribute('autocomplete') || '') ||
         hasCardNumber(value) ||
         fields.length >= MAX_FIELDS
       ) {
@@ -150,61 +166,89 @@ function start(stub: Footfall | undefined) {
       }
       fields.push({ name, value: value.slice(0, MAX_VALUE_LENGTH) });
     }
-    push(type, {
-      form_id: form.getAttribute('id') || '',
-      form_name: form.getAttribute('name') || '',
-      time_spent: seconds(startedForms.get(form) ?? now()),
-      fields,
-    });
+    push(
+      type,
+      {
+        form_id: form.getAttribute('id') || '',
+        form_name: form.getAttribute('name') || '',
+        time_spent: seconds(startedForms.get(form) ?? now()),
+        fields,
+      },
+      url,
+    );
     startedForms.delete(form);
   }
 
-  function abandonForms() {
-    for (const form of startedForms.keys()) formEvent('form_abandon', form);
-  }
-
-  function leave() {
-    if (pageUrl) push('page_leave', { time_on_page: seconds(pageStart) });
-  }
-
-  function page() {
-    const url = location.href.split('#')[0] as string;
-    if (url === pageUrl) return;
-    if (pageUrl) {
-      leave();
-      abandonForms();
+  // Leaving the recorded page: its time carries its own address (once, however often hidden).
+  function leave(at = now()) {
+    if (pageUrl && !hidden) {
+      push('page_leave', { time_on_page: seconds(pageStart, at) }, pageUrl, at);
     }
-    push('pageview', { referrer: redactUrl(pageUrl || doc.referrer), title: doc.title });
-    pageUrl = url;
-    pageStart = now();
   }
 
-  const api: Footfall = safe((command: string, a?: unknown, b?: unknown) => {
-    if (command === 'track') {
+  // Forms begun on the recorded page (before the address changed) and left unsent belong
+  // to that page too.
+  function abandon(before = now()) {
+    for (const [form, since] of startedForms) {
+      if (since <= before) formEvent('form_abandon', form, pageUrl);
+    }
+  }
+
+  // The address changed. Routers set the title after pushState, redirect with replaceState
+  // and undo blocked popstates, so the page is recorded once all is quiet.
+  function changed() {
+    changedAt ||= now();
+    clearTimeout(settling);
+    settling = setTimeout(safe(settle), SETTLE_MS);
+  }
+
+  function settle() {
+    clearTimeout(settling);
+    const at = changedAt;
+    const url = address();
+    changedAt = 0;
+    if (!at || url === pageUrl) return;
+    leave(at);
+    abandon(at);
+    push('pageview', { referrer: pageUrl || redactUrl(doc.referrer), title: doc.title }, url, at);
+    pageUrl = url;
+    pageStart = at;
+  }
+
+  const commands: Record<string, (a?: unknown, b?: unknown) => unknown> = {
+    track(name, props) {
       const properties: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries((b as object) || {})) {
+      for (const [key, value] of Object.entries((props as object) || {})) {
         if (/^(string|number|boolean)$/.test(typeof value)) properties[key] = value;
       }
-      push('custom', { name: String(a), properties });
-    } else if (command === 'identify') {
-      push('identify', { email: String(a), traits: b || {} });
-      send();
-    } else if (command === 'page') {
-      page();
-    } else if (command === 'spotter') {
+      push('custom', { name: String(name), properties });
+    },
+    identify(email, traits) {
+      push('identify', { email: String(email), traits: traits || {} });
+      flush();
+    },
+    page() {
+      changed();
+      settle();
+    },
+    spotter(callback) {
       const answer = spotter();
-      if (typeof a === 'function') answer.then(safe(a as (organisation: unknown) => void));
+      if (typeof callback === 'function') answer.then(safe(callback as (o: unknown) => void));
       return answer;
-    } else if (command === 'consent') {
-      consent = !optedOut && a !== false;
-      if (consent) send();
+    },
+    consent(given) {
+      consent = !optedOut && given !== false;
+      if (consent) flush();
       else {
         queue = [];
         storage('ff_v', null);
         storage('ff_s', null);
       }
-    }
-  });
+    },
+  };
+  const api: Footfall = safe((command: string, a?: unknown, b?: unknown) =>
+    commands[command]?.(a, b),
+  );
   api.loaded = true;
   win.footfall = api;
 
@@ -215,46 +259,63 @@ function start(stub: Footfall | undefined) {
     const original = history[method];
     history[method] = function (this: History, ...args: Parameters<History['pushState']>) {
       const result = original.apply(this, args);
-      safe(page)();
+      safe(changed)();
       return result;
     };
   }
-  listen(window, 'popstate', page);
+  // A form sent by script (form.submit()) fires no submit event.
+  const submit = HTMLFormElement.prototype.submit;
+  HTMLFormElement.prototype.submit = function (this: HTMLFormElement) {
+    safe(formEvent)('form_submit', this);
+    return submit.call(this);
+  };
+  listen(window, 'popstate', changed);
   listen(doc, 'input', (event) => {
     const form = (event.target as HTMLInputElement).form;
     if (form && !startedForms.has(form)) startedForms.set(form, now());
   });
   listen(doc, 'submit', (event) => formEvent('form_submit', event.target as HTMLFormElement));
+  // A reset form is back to its defaults: nothing the visitor typed is left to abandon.
+  listen(doc, 'reset', (event) => startedForms.delete(event.target as HTMLFormElement));
   listen(doc, 'click', (event) => {
     const link = (event.target as Element).closest?.('a[href]') as HTMLAnchorElement | null;
-    if (!link) return;
-    const download = link.hasAttribute('download') || DOWNLOAD.test(link.pathname);
-    if (download ? settings.downloads : settings.clicks && link.host !== location.host) {
+    const download = link && (link.hasAttribute('download') || DOWNLOAD.test(link.pathname));
+    if (link && (download ? settings.downloads : settings.clicks && link.host !== location.host)) {
       push(download ? 'download' : 'click', {
-        href: redactUrl(link.href),
+        href: redactUrl(link.href, hashRouting),
         text: (link.innerText || link.textContent || '').trim().slice(0, 200),
       });
-      send();
+      flush();
     }
   });
+  // Hidden may be for good (the tab closed, the page left or cached): send what is pending.
   const hide = () => {
-    if (hidden) return;
-    hidden = true;
+    settle();
     leave();
+    hidden = true;
     send(true);
   };
   listen(doc, 'visibilitychange', () => {
-    if (doc.visibilityState === 'hidden') hide();
+    if (doc.hidden) hide();
     else hidden = false;
   });
+  // pagehide, never unload, which would keep the page out of the back-forward cache.
   listen(window, 'pagehide', () => {
-    abandonForms();
+    settle();
+    abandon();
     hide();
-    send(true);
+  });
+  // Back or Forward restored the page from that cache: it is shown again, a view of its own.
+  listen(window, 'pageshow', (event) => {
+    if ((event as PageTransitionEvent).persisted) {
+      pageUrl = '';
+      hidden = false;
+      commands.page?.();
+    }
   });
 
-  page();
-  for (const args of stub?.q ?? []) api(...(Array.from(args) as [string, unknown, unknown]));
+  changed();
+  for (const args of stub?.q ?? []) api(...(args as [string, unknown, unknown]));
 }
 
 safe(() => {
