@@ -171,7 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
       max: config.rateLimitPerMinute,
       timeWindow: 60_000,
       hook: 'preValidation',
-      keyGenerator: (request) => request.identity?.tokenId ?? clientNetwork(request.ip),
+      keyGenerator: (request) => request.identity?.tokenId ?? clientNetwork(request),
       errorResponseBuilder: (_request, context) =>
         new HttpError(
           429,

@@ -31,7 +31,7 @@ export async function collectorRoutes(app: Api, deps: AppDeps, collector: Collec
     app.createRateLimit({
       max: deps.config.collectRateLimitPerIp,
       timeWindow: 60_000,
-      keyGenerator: (request) => `ip ${clientNetwork(request.ip)}`,
+      keyGenerator: (request) => `ip ${clientNetwork(request)}`,
     }),
     app.createRateLimit({
       max: deps.config.collectRateLimitPerScript,

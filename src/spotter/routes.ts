@@ -37,7 +37,7 @@ export async function spotterRoutes(app: Api, deps: AppDeps, collector: Collecto
   await app.register(rateLimit, {
     max: deps.config.spotterRateLimitPerIp,
     timeWindow: 60_000,
-    keyGenerator: (request) => `spotter ${clientNetwork(request.ip)}`,
+    keyGenerator: (request) => `spotter ${clientNetwork(request)}`,
     errorResponseBuilder: (_request, context) =>
       new HttpError(429, `Too many Spotter requests; retry in ${context.after}.`),
   });

@@ -56,6 +56,13 @@ describe('the collector', () => {
     // The next /64 is another client.
     expect((await collectFrom(script, '2001:db8:1:3::1')).status).toBe(202);
   });
+
+  it('counts one address once, with or without the port a proxy may add', async () => {
+    const script = await newScript();
+    expect((await collectFrom(script, '198.51.100.7:5310')).status).toBe(202);
+    expect((await collectFrom(script, '198.51.100.7:5311')).status).toBe(202);
+    expectLimited(await collectFrom(script, '198.51.100.7'));
+  });
 });
 
 describe('Spotter', () => {
