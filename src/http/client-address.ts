@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { clientIp } from './client-ip.js';
 
@@ -19,4 +20,14 @@ export function isLoopback(address: string | undefined): boolean {
   return address !== undefined && ipaddr.isValid(address)
     ? ipaddr.process(address).range() === 'loopback'
     : false;
+}
+
+/** `http://address:port` of our end of a connection, as a client on it reaches us. */
+export function serverOrigin(socket: Socket): string {
+  const { localAddress, localPort } = socket;
+  const scheme = 'encrypted' in socket ? 'https' : 'http';
+  if (localAddress === undefined || !ipaddr.isValid(localAddress)) return `${scheme}://localhost`;
+  const address = ipaddr.process(localAddress);
+  const host = address.kind() === 'ipv6' ? `[${address.toString()}]` : address.toString();
+  return `${scheme}://${host}:${localPort}`;
 }

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { serverOrigin } from './client-address.js';
 import { fieldError } from './errors.js';
 
 export const MAX_ROWS = 25_000;
@@ -57,9 +58,12 @@ export function checkPageWindow({ page, size }: PageQuery): void {
   }
 }
 
-/** The absolute base of our URLs: PUBLIC_URL, or else the request's own scheme and host. */
+/**
+ * The absolute base of our URLs: PUBLIC_URL, or else the address and port the connection
+ * came in on. Never the Host header, which any client (or a cache in front) could set.
+ */
 export function baseUrl(request: FastifyRequest, publicUrl: string | null): string {
-  return publicUrl ?? `${request.protocol}://${request.host}`;
+  return publicUrl ?? serverOrigin(request.raw.socket);
 }
 
 export function paginate<T>(

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, AppDeps } from '../http/api.js';
 import { HttpError, notFound } from '../http/errors.js';
-import { baseUrl } from '../http/pagination.js';
 import { crossOrigin } from '../http/security-headers.js';
 import { findTrackingScript } from '../ingest/scripts.js';
 import { trackerScript } from './build.js';
@@ -21,7 +20,9 @@ export function trackerRoutes(app: Api, deps: AppDeps): void {
       const script = await findTrackingScript(deps.db, match[1]);
       if (!script) throw notFound('Unknown tracking script.');
       if (script.revoked) throw new HttpError(410, 'This tracking script was unlinked.');
-      const base = baseUrl(request, deps.config.publicUrl);
+      // Without PUBLIC_URL the script gets paths, which it resolves against its own address:
+      // never the Host header, which any client (and so a cache in front) could set.
+      const base = deps.config.publicUrl ?? '';
       const { body, etag } = await trackerScript({
         id: script.id,
         endpoint: `${base}/t/collect`,

@@ -29,6 +29,15 @@ const SKIPPED_INPUTS = /^(password|hidden|file|submit|button|reset|image)$/;
 const win = window as unknown as { footfall?: Footfall };
 const doc = document;
 const settings = __FOOTFALL__;
+// Paths (a server without PUBLIC_URL) are relative to this script's own address.
+const here = (
+  (doc.currentScript ||
+    doc.querySelector(`script[src*="/t/${settings.id}.js"]`)) as HTMLScriptElement | null
+)?.src;
+if (here) {
+  settings.endpoint = new URL(settings.endpoint, here).href;
+  settings.spotter = new URL(settings.spotter, here).href;
+}
 // biome-ignore lint/suspicious/noExplicitAny: wraps any handler
 const safe = <F extends (...args: any[]) => unknown>(fn: F) =>
   ((...args: Parameters<F>) => {
