@@ -1,5 +1,5 @@
-import type { FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
+import type { FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { clientIp } from './client-ip.js';
 

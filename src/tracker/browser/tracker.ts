@@ -38,6 +38,7 @@ if (here) {
   settings.endpoint = new URL(settings.endpoint, here).href;
   settings.spotter = new URL(settings.spotter, here).href;
 }
+
 // biome-ignore lint/suspicious/noExplicitAny: wraps any handler
 const safe = <F extends (...args: any[]) => unknown>(fn: F) =>
   ((...args: Parameters<F>) => {
