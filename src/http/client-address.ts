@@ -1,7 +1,29 @@
 import type { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
-import { clientIp } from './client-ip.js';
+
+/**
+ * The client's address for lookups (geolocation, IP ranges, network owner). A trusted
+ * proxy's X-Forwarded-For is taken as sent, so `request.ip` may carry a port
+ * (`203.0.113.7:5310`, `[2001:db8::1]:443`), a zone id (`fe80::1%eth0`) or a word
+ * (`unknown`); we strip what can be stripped and otherwise use the socket's address.
+ */
+export function clientIp(request: FastifyRequest): string {
+  return asIp(request.ip) ?? asIp(request.socket.remoteAddress) ?? '0.0.0.0';
+}
+
+/** `text` as a plain IPv4 or IPv6 address, or null when it does not hold one. */
+export function asIp(text: string | undefined): string | null {
+  if (!text) return null;
+  let address = text.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
+  if (bracketed?.[1]) address = bracketed[1];
+  else if (/^[\d.]+:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(':'));
+  address = address.replace(/%.*$/, '');
+  // Four dotted decimals only: ipaddr also reads "1" or "0x7f.1", which PostgreSQL does not.
+  if (ipaddr.IPv4.isValidFourPartDecimal(address)) return address;
+  return ipaddr.IPv6.isValid(address) ? address : null;
+}
 
 /**
  * What one client is for a per-address rate limit: its IPv4 address, or its IPv6 address's

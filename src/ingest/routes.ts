@@ -1,8 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api, AppDeps } from '../http/api.js';
-import { clientNetwork } from '../http/client-address.js';
-import { clientIp } from '../http/client-ip.js';
+import { clientIp, clientNetwork } from '../http/client-address.js';
 import { badRequest, HttpError, notFound } from '../http/errors.js';
 import { rateLimits } from '../http/rate-limits.js';
 import { crossOrigin } from '../http/security-headers.js';

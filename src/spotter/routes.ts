@@ -1,8 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import { Type } from '@sinclair/typebox';
 import type { Api, AppDeps } from '../http/api.js';
-import { clientNetwork } from '../http/client-address.js';
-import { clientIp } from '../http/client-ip.js';
+import { clientIp, clientNetwork } from '../http/client-address.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
 import { crossOrigin } from '../http/security-headers.js';
