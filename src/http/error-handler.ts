@@ -111,7 +111,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   app.setNotFoundHandler((request, reply) => {
     // A known path asked with a method it does not take is 405, not 404. A wildcard route
-    // (CORS preflight) matches every path and says nothing about this one.
+    // (the API docs' static files) matches every path below it and says nothing about one.
     const allowed = METHODS.filter((method) => {
       const route = app.findRoute({ method, url: request.url });
       return route !== null && !('*' in ((route.params ?? {}) as object));
