@@ -168,7 +168,15 @@ export async function createDemo(
   const { ids } = await inTransaction(db, (tx) =>
     ensureOrganisations(
       tx,
-      companies.map((c) => ({ workspaceId: workspace.id, domain: c.domain, name: c.name })),
+      companies.map((c) => ({
+        workspaceId: workspace.id,
+        domain: c.domain,
+        name: c.name,
+        identification: {
+          method: 'ip_range' as const,
+          evidence: { source: 'ip-ranges import (CSV)', network: c.network },
+        },
+      })),
     ),
   );
 

@@ -10,6 +10,9 @@ import { createDemo } from './demo.js';
 import { importCompanies } from './identify/import-companies.js';
 import { type ImportSummary, importIpRangesCsv } from './identify/import-ip-ranges.js';
 import { installRangeFile } from './identify/ip-range-files.js';
+import { installOverrides } from './identify/network-overrides.js';
+import { configuredJudge, isOrganisation } from './identify/network-owner.js';
+import { mendNetworkOrganisations } from './organisations/mend.js';
 import { forgetPerson } from './privacy/forget.js';
 import { serve } from './serve.js';
 import { presentWorkspace } from './workspaces/present.js';
@@ -277,6 +280,52 @@ export function cli(config: () => Config): Command {
         reportImport(summary, 'companies');
       }),
     );
+
+  importer
+    .command('network-kinds')
+    .description(
+      'overrides of the network owner: CSV asn,kind with kind business, isp, mobile or hosting; replaces the previous file, applies without a restart',
+    )
+    .argument('<file>', 'a .csv file')
+    .action(async (file: string) => {
+      const summary = await installOverrides(config().dataDir, file);
+      if (summary.refused.length > 0) process.stderr.write('nothing installed\n');
+      reportImport(summary, 'network kinds');
+    });
+
+  program
+    .command('identification')
+    .description('how visits become organisations')
+    .command('mend')
+    .description(
+      'take the attribution away from sessions whose only evidence is a network now judged no organisation, and remove organisations left with nothing; prints what it changes, as JSON',
+    )
+    .option('--dry-run', 'print what would change, change nothing')
+    .option('--workspace <uuid>', 'only this workspace')
+    .action((options: { dryRun?: boolean; workspace?: string }) => {
+      if (options.workspace !== undefined && !isUuid(options.workspace)) {
+        throw new Error(`No workspace ${options.workspace}.`);
+      }
+      return withDatabase(config(), async (database) => {
+        const settings = config();
+        const judge = await configuredJudge(settings);
+        const strictness = settings.networkOwnerStrictness;
+        const report = await mendNetworkOrganisations(
+          database.db,
+          async (asn) => {
+            const judgement = await judge.judgeAsn(asn);
+            return {
+              organisation: judgement !== null && isOrganisation(judgement, strictness),
+              judged: judgement
+                ? { kind: judgement.kind, rule: judgement.rule, strictness }
+                : { kind: 'unknown', rule: 'not in the network data', strictness },
+            };
+          },
+          { dryRun: options.dryRun === true, workspaceId: options.workspace },
+        );
+        console.log(JSON.stringify(report, null, 2));
+      });
+    });
 
   return program;
 }

@@ -151,6 +151,39 @@ describe('the identity layer at ingest', () => {
     expect((await sessionsOf(visitor)).map((s) => s.organisation_id)).toEqual([vandelay?.id]);
   });
 
+  it('says how each organisation was found: the e-mail domain, or the operator’s IP range', async () => {
+    await upsertIpRanges(t.database.db, [
+      { network: '198.51.100.0/24', domain: 'globex.com', name: 'Globex' },
+    ]);
+    await send()(
+      visit(script, [
+        {
+          type: 'identify',
+          ts: Date.now(),
+          url: 'https://site.example/',
+          email: 'hank@mail.hooli.com',
+          traits: {},
+        },
+      ]),
+      UNKNOWN_IP,
+    );
+    await send()(visit(script, [pageview('https://site.example/', Date.now())]), {
+      'x-forwarded-for': '198.51.100.20',
+    });
+    const { data } = (await api('GET', `/v1/workspaces/${ws}/organisations?size=100`)).body;
+    const byName = Object.fromEntries(
+      (data as { name: string; identification: unknown }[]).map((o) => [o.name, o.identification]),
+    );
+    expect(byName['hooli.com']).toEqual({
+      method: 'email_domain',
+      evidence: { domain: 'hooli.com' },
+    });
+    expect(byName.Globex).toEqual({
+      method: 'ip_range',
+      evidence: { source: 'ip-ranges import (CSV)', network: '198.51.100.0/24' },
+    });
+  });
+
   it('does not identify by a free-mail address', async () => {
     const visitor = randomUUID();
     await send()(

@@ -41,11 +41,16 @@ describe('footfall import ip-ranges', () => {
     expect(result.stderr).toContain('line 4: "not-a-net" is not a CIDR network');
     expect(result.stderr).toContain('line 5: "not a domain" is not a domain name');
     const ranges = new IpRanges(t.database.db);
-    expect(await ranges.lookup('203.0.113.77')).toEqual({ domain: 'initech.com', name: 'Initech' });
-    expect(await ranges.lookup('2001:db8:1234:5::1')).toEqual({
+    const found = (network: string) => ({
       domain: 'initech.com',
       name: 'Initech',
+      identification: {
+        method: 'ip_range',
+        evidence: { source: 'ip-ranges import (CSV)', network },
+      },
     });
+    expect(await ranges.lookup('203.0.113.77')).toEqual(found('203.0.113.0/24'));
+    expect(await ranges.lookup('2001:db8:1234:5::1')).toEqual(found('2001:db8:1234::/48'));
     expect(await ranges.lookup('198.51.100.1')).toBeNull();
   });
 });

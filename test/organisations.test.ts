@@ -27,6 +27,7 @@ const ORGANISATION_SHAPE = {
   total_time_on_site: 'string',
   visitor_locations: 'array',
   custom_fields: 'object',
+  identification: 'object',
 };
 const ADDRESS_SHAPE = Object.fromEntries(
   [

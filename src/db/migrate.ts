@@ -6,6 +6,7 @@ import * as webhooks from './migrations/0004_webhooks.js';
 import * as segments from './migrations/0005_segments.js';
 import * as privacy from './migrations/0006_privacy.js';
 import * as workerFailures from './migrations/0007_worker_failures.js';
+import * as identification from './migrations/0008_identification.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0005_segments': segments,
   '0006_privacy': privacy,
   '0007_worker_failures': workerFailures,
+  '0008_identification': identification,
 };
 
 /**

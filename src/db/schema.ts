@@ -55,6 +55,10 @@ export interface WorkspaceTable {
   click_tracking: Generated<boolean>;
   download_tracking: Generated<boolean>;
   honor_gpc: Generated<boolean>;
+  /** CIDR ranges whose visitors are not tracked (the customer's own office). */
+  excluded_ip_ranges: ColumnType<string[], string[] | undefined, string[]>;
+  /** Hosts whose pages may send events; null: the site URL's host and its www. twin. */
+  hostnames: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   created_at: CreatedAt;
 }
 
@@ -127,6 +131,12 @@ export interface OrganisationTable {
   id: string;
   domain: string;
   name: string;
+  /** How it was found: {method, evidence} (docs/identification.md). */
+  identification: ColumnType<
+    { method: string; evidence: Record<string, unknown> },
+    string | undefined,
+    string
+  >;
   created_at: CreatedAt;
 }
 

@@ -6,7 +6,7 @@ import { defaultCityDatabases, GeoLocator } from './geo.js';
 import type { OrganisationHint } from './ip-ranges.js';
 import { type Footprint, footprintOf } from './network-footprint.js';
 import kinds from './network-kinds.json' with { type: 'json' };
-import type { NetworkOverrides } from './network-overrides.js';
+import { NetworkOverrides, overridesFile } from './network-overrides.js';
 import { NetworkTable } from './network-table.js';
 import type { Resolver } from './resolver.js';
 
@@ -193,24 +193,20 @@ export function networkTable(paths: string[]): Promise<NetworkTable> {
  * The network owner, when the evidence says it is an organisation at this strictness:
  * keyed `as<number>`, as the data carries no domain. The data loads on first use.
  */
-export function networkOwnerResolver(
-  given:
-    | string[]
-    | { paths: string[]; geo: GeoLocator; strictness: Strictness; overrides: NetworkOverrides },
-): Resolver {
-  // TEMPORARY: the old call with paths only, until the collector passes the options.
-  const options = Array.isArray(given)
-    ? { paths: given, geo: undefined, strictness: 'balanced' as const, overrides: undefined }
-    : given;
+export function networkOwnerResolver(options: {
+  paths: string[];
+  geo: GeoLocator;
+  strictness: Strictness;
+  overrides: NetworkOverrides;
+}): Resolver {
   let judge: Promise<NetworkJudge> | undefined;
   return {
     name: 'network_owner',
     async resolve(clues) {
       if (options.strictness === 'off') return null;
-      judge ??= Promise.all([
-        networkTable(options.paths),
-        options.geo ?? GeoLocator.open(defaultCityDatabases()),
-      ]).then(([table, geo]) => new NetworkJudge(table, geo, options.overrides));
+      judge ??= networkTable(options.paths).then(
+        (table) => new NetworkJudge(table, options.geo, options.overrides),
+      );
       const judging = await judge;
       const network = judging.table.find(clues.ip);
       if (network === -1) return null;
@@ -226,4 +222,17 @@ export function networkOwnerResolver(
       } satisfies OrganisationHint;
     },
   };
+}
+
+/** A judge on the configured data, with the operator's overrides (for CLI commands). */
+export async function configuredJudge(settings: {
+  asnDb: string[] | null;
+  geoipCityDb: string[] | null;
+  dataDir: string;
+}): Promise<NetworkJudge> {
+  const [table, geo] = await Promise.all([
+    networkTable(settings.asnDb ?? defaultAsnDatabases()),
+    GeoLocator.open(settings.geoipCityDb ?? defaultCityDatabases()),
+  ]);
+  return new NetworkJudge(table, geo, new NetworkOverrides(overridesFile(settings.dataDir)));
 }

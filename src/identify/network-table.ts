@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import ipaddr from 'ipaddr.js';
 
 /** An IPv6 address as four 32-bit words, most significant first. */
@@ -162,46 +163,54 @@ export class NetworkTable {
     const v6End = new Column(1 << 19);
     const v6Asn = new Column(1 << 17);
     const names = new Map<number, string>();
-    for (const path of paths) {
-      const text = await readFile(path, 'utf8');
-      let from = 0;
-      while (from < text.length) {
-        let to = text.indexOf('\n', from);
-        if (to === -1) to = text.length;
-        const first = text.indexOf(',', from);
-        const second = first === -1 || first > to ? -1 : text.indexOf(',', first + 1);
-        const third = second === -1 || second > to ? -1 : text.indexOf(',', second + 1);
-        if (third !== -1 && third < to) {
-          const start = text.slice(from, first);
-          const end = text.slice(first + 1, second);
-          const asn = Number(text.slice(second + 1, third));
-          if (Number.isInteger(asn) && asn >= 0 && asn <= 0xffffffff) {
-            const a = parseIpv4(start);
-            const b = a === -1 ? -1 : parseIpv4(end);
-            if (a !== -1 && b !== -1) {
-              v4Start.push(a);
-              v4End.push(b);
-              v4Asn.push(asn);
-            } else {
-              const first6 = parseIpv6(start);
-              const last6 = first6 && parseIpv6(end);
-              if (!first6 || !last6) {
-                from = to + 1;
-                continue;
-              }
-              for (const word of first6) v6Start.push(word);
-              for (const word of last6) v6End.push(word);
-              v6Asn.push(asn);
-            }
-            if (!names.has(asn)) {
-              let name = text.slice(third + 1, to).trim();
-              if (name.startsWith('"')) name = name.slice(1, -1).replaceAll('""', '"');
-              names.set(asn, name);
-            }
-          }
-        }
-        from = to + 1;
+    // One `start,end,asn,name` line: text[from..to).
+    const line = (text: string, from: number, to: number) => {
+      const first = text.indexOf(',', from);
+      const second = first === -1 || first > to ? -1 : text.indexOf(',', first + 1);
+      const third = second === -1 || second > to ? -1 : text.indexOf(',', second + 1);
+      if (third === -1 || third > to) return;
+      const asn = Number(text.slice(second + 1, third));
+      if (second + 1 === third || !Number.isInteger(asn) || asn < 0 || asn > 0xffffffff) return;
+      const start = text.slice(from, first);
+      const end = text.slice(first + 1, second);
+      const a = parseIpv4(start);
+      const b = a === -1 ? -1 : parseIpv4(end);
+      if (a !== -1 && b !== -1) {
+        v4Start.push(a);
+        v4End.push(b);
+        v4Asn.push(asn);
+      } else {
+        const low = parseIpv6(start);
+        const high = low && parseIpv6(end);
+        if (!low || !high) return;
+        for (const word of low) v6Start.push(word);
+        for (const word of high) v6End.push(word);
+        v6Asn.push(asn);
       }
+      if (!names.has(asn)) {
+        let name = text.slice(third + 1, to).trim();
+        if (name.startsWith('"')) name = name.slice(1, -1).replaceAll('""', '"');
+        // A copy: a slice would keep the chunk's whole text alive.
+        names.set(asn, Buffer.from(name).toString());
+      }
+    };
+    for (const path of paths) {
+      // Read in chunks, so the 33 MB of text never sits in memory at once.
+      const decoder = new StringDecoder('utf8');
+      let rest = '';
+      const lines = (text: string, last: boolean) => {
+        let from = 0;
+        for (let to = text.indexOf('\n'); to !== -1; to = text.indexOf('\n', from)) {
+          line(text, from, to);
+          from = to + 1;
+        }
+        if (last) line(text, from, text.length);
+        return text.slice(from);
+      };
+      for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+        rest = lines(rest + decoder.write(chunk as Buffer), false);
+      }
+      lines(rest + decoder.end(), true);
     }
     const asns = Uint32Array.from(names.keys()).sort();
     const indexOf = new Map<number, number>();

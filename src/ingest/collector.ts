@@ -8,6 +8,7 @@ import { defaultCityDatabases, GeoLocator } from '../identify/geo.js';
 import { Identities, identityResolver } from '../identify/identity.js';
 import { IpRangeFiles, rangeFilesDir } from '../identify/ip-range-files.js';
 import { IpRanges } from '../identify/ip-ranges.js';
+import { NetworkOverrides, overridesFile } from '../identify/network-overrides.js';
 import { defaultAsnDatabases, networkOwnerResolver } from '../identify/network-owner.js';
 import { ipRangeResolver } from '../identify/resolver.js';
 import { deliveryMode as operatorDeliveryMode } from '../webhooks/outbox.js';
@@ -24,7 +25,12 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
   const resolvers = [
     identityResolver(identities),
     ipRangeResolver(new IpRanges(db), new IpRangeFiles(rangeFilesDir(config.dataDir))),
-    networkOwnerResolver(config.asnDb ?? defaultAsnDatabases()),
+    networkOwnerResolver({
+      paths: config.asnDb ?? defaultAsnDatabases(),
+      geo,
+      strictness: config.networkOwnerStrictness,
+      overrides: new NetworkOverrides(overridesFile(config.dataDir)),
+    }),
   ];
   const steps = ingestSteps(geo, resolvers);
   const scripts = new ScriptDirectory(db);

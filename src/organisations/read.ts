@@ -40,6 +40,7 @@ export const withProfiles = (db: Kysely<Database>, workspaceId: string) =>
       'o.domain',
       'o.name as own_name',
       'o.created_at',
+      'o.identification',
       'c.name',
       'c.website',
       'c.logo',
@@ -160,6 +161,7 @@ export async function loadOrganisations(
           return country ? `${city}, ${countryName(country)}` : city;
         }),
         custom_fields: Object.fromEntries((valuesOf.get(id) ?? []).map((v) => [v.key, v.value])),
+        identification: row.identification as Organisation['identification'],
       },
     ];
   });

@@ -35,6 +35,22 @@ export const Organisation = Type.Object(
     total_time_on_site: Type.String({ description: 'H:MM:SS, hours unbounded' }),
     visitor_locations: Type.Array(Str, { description: '"City, Country" labels' }),
     custom_fields: Type.Record(Type.String(), Type.Unknown()),
+    identification: Type.Object(
+      {
+        method: Type.Union(
+          ['email_domain', 'ip_range', 'network_owner', 'unknown'].map((m) => Type.Literal(m)),
+          {
+            description:
+              'How the organisation was found: a business e-mail domain, the operator’s IP ranges, or the network owner; unknown for organisations from before this was recorded',
+          },
+        ),
+        evidence: Type.Record(Type.String(), Type.Unknown(), {
+          description:
+            'What the method went on; its fields are described in the identification docs',
+        }),
+      },
+      { description: 'Beyond the seed: how this organisation was identified' },
+    ),
   },
   { $id: 'Organisation' },
 );

@@ -2,12 +2,15 @@ import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/schema.js';
 import type { Transaction } from '../db/transaction.js';
+import type { OrganisationIdentification } from '../identify/ip-ranges.js';
 
 /** An organisation a request names: found by domain, or created from this when new. */
 export interface NewOrganisation {
   workspaceId: string;
   domain: string;
   name: string;
+  /** How the resolver found it, recorded when it is created. */
+  identification?: OrganisationIdentification;
 }
 
 /** What ensureOrganisations found and made. */
@@ -20,14 +23,17 @@ export interface Organisations {
   remember(): void;
 }
 
-// An organisation's id never changes, so (workspace, domain) → id can be remembered.
-const ids = new LRUCache<string, string>({ max: 100_000 });
+// An organisation's id never changes, so (workspace, domain) → id can be remembered; for a
+// while only, since `footfall identification mend` may remove one.
+const ids = new LRUCache<string, string>({ max: 100_000, ttl: 60_000 });
 // Workspaces found at their usage limit, with the month (UTC) of that finding: for 5 s
 // their unknown organisations are not tried, so a full workspace does not make every group
 // that holds one of its visitors wait for its lock. A raised limit applies within that time.
 const full = new LRUCache<string, string>({ max: 10_000, ttl: 5_000 });
 const thisMonth = () => new Date().toISOString().slice(0, 7);
 export const organisationKey = (workspaceId: string, domain: string) => `${workspaceId} ${domain}`;
+const identificationJson = (organisation: NewOrganisation) =>
+  JSON.stringify(organisation.identification ?? { method: 'unknown', evidence: {} });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -66,8 +72,9 @@ export async function ensureOrganisations(
   }>`
     WITH wanted AS (
       SELECT * FROM unnest(${absent.map((a) => a.workspaceId)}::uuid[],
-        ${absent.map((a) => a.domain)}::text[], ${absent.map((a) => a.name)}::text[])
-        WITH ORDINALITY AS k(workspace_id, domain, name, n)
+        ${absent.map((a) => a.domain)}::text[], ${absent.map((a) => a.name)}::text[],
+        ${absent.map(identificationJson)}::jsonb[])
+        WITH ORDINALITY AS k(workspace_id, domain, name, identification, n)
     ), existing AS (
       SELECT o.workspace_id, o.domain, o.id FROM organisations o JOIN wanted USING (workspace_id, domain)
     ), absent AS (
@@ -82,8 +89,8 @@ export async function ensureOrganisations(
       ) AS left_this_month
       FROM workspaces w WHERE w.id IN (SELECT workspace_id FROM absent)
     ), inserted AS (
-      INSERT INTO organisations (workspace_id, id, domain, name)
-      SELECT a.workspace_id, gen_random_uuid(), a.domain, a.name
+      INSERT INTO organisations (workspace_id, id, domain, name, identification)
+      SELECT a.workspace_id, gen_random_uuid(), a.domain, a.name, a.identification
       FROM absent a JOIN room r USING (workspace_id)
       WHERE a.rank <= r.left_this_month
       ON CONFLICT (workspace_id, domain) DO NOTHING
