@@ -164,6 +164,10 @@ function baselineBody(method: string, template: string, key: string): unknown {
       tag_name: 'vip',
     },
     'PATCH /v1/workspaces/{workspaceUuid}/privacy': { honor_gpc: true },
+    'PATCH /v1/workspaces/{workspaceUuid}/filters': {
+      excluded_ip_ranges: ['203.0.113.0/24'],
+      hostnames: ['acme.example'],
+    },
     'PATCH /radar/operator/v1/webhooks': {
       delivery: {
         webhook_url: 'https://hooks.example/footfall',

@@ -30,6 +30,7 @@ const EXPECTED_ROUTES = {
   ],
   '/v1/workspaces/{workspaceUuid}/contacts': ['get'],
   '/v1/workspaces/{workspaceUuid}/privacy': ['get', 'patch'],
+  '/v1/workspaces/{workspaceUuid}/filters': ['get', 'patch'],
   '/radar/operator/v1/webhooks': ['get', 'patch'],
   '/radar/operator/v1/webhooks/deliveries': ['get'],
   '/spotter/v1/{trackingScriptId}': ['get'],

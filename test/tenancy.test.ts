@@ -66,6 +66,8 @@ const routes = (id: string): [string, string, unknown?][] => [
   ['GET', `/v1/workspaces/${id}/contacts`],
   ['GET', `/v1/workspaces/${id}/privacy`],
   ['PATCH', `/v1/workspaces/${id}/privacy`, { honor_gpc: true }],
+  ['GET', `/v1/workspaces/${id}/filters`],
+  ['PATCH', `/v1/workspaces/${id}/filters`, { hostnames: ['*'] }],
   ['GET', `/v1/workspaces/${id}/contacts?organisation_uuid=${organisationId}`],
   ['POST', `/v1/workspaces/${id}/unlink`],
 ];

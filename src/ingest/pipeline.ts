@@ -54,6 +54,20 @@ export function ingestSteps(geo: GeoLocator, resolvers: Resolver[]): Step[] {
       },
     },
     {
+      name: 'drop_excluded_ip_ranges',
+      run(context, drop) {
+        // The customer's own office: its visits are not leads.
+        if (context.script.filters.excludes(context.ip)) drop('excluded_ip_range', () => true);
+      },
+    },
+    {
+      name: 'drop_foreign_hostnames',
+      run(context, drop) {
+        // A copied snippet on someone else's site must not fill this workspace (or its limit).
+        drop('foreign_hostname', (event) => !context.script.filters.acceptsPage(event.url));
+      },
+    },
+    {
       name: 'drop_switched_off_features',
       run(context, drop) {
         const { features } = context.script;

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { cachedLookup } from '../db/cached-lookup.js';
 import type { Database } from '../db/schema.js';
+import { compileFilters, type IngestFilters } from '../workspaces/filters.js';
 
 export interface TrackingScript {
   id: string;
@@ -11,11 +12,13 @@ export interface TrackingScript {
   /** Browsers sending Global Privacy Control are not tracked. */
   honorGpc: boolean;
   features: { form_tracking: boolean; click_tracking: boolean; download_tracking: boolean };
+  /** The workspace's excluded IP ranges and accepted hostnames. */
+  filters: IngestFilters;
 }
 
 /**
- * Tracking script id → its workspace and flags, cached briefly: the collector asks on every
- * request, and a flag change or an unlink may take up to TTL_MS to reach it.
+ * Tracking script id → its workspace, flags and filters, cached briefly: the collector asks
+ * on every request, and a change or an unlink may take up to TTL_MS to reach it.
  */
 export class ScriptDirectory {
   static readonly TTL_MS = 2_000;
@@ -45,6 +48,8 @@ export async function findTrackingScript(
       'w.form_tracking',
       'w.click_tracking',
       'w.download_tracking',
+      'w.hostnames',
+      sql<string[]>`w.excluded_ip_ranges::text[]`.as('excluded_ip_ranges'),
     ])
     .where('ts.id', '=', id)
     .executeTakeFirst();
@@ -60,5 +65,6 @@ export async function findTrackingScript(
       click_tracking: row.click_tracking,
       download_tracking: row.download_tracking,
     },
+    filters: compileFilters(row.url, row.hostnames, row.excluded_ip_ranges),
   };
 }

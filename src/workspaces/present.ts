@@ -1,4 +1,5 @@
-import type { PrivacySettings, TrackerFeatures, Workspace } from './schemas.js';
+import { defaultHostnames } from './filters.js';
+import type { PrivacySettings, TrackerFeatures, Workspace, WorkspaceFilters } from './schemas.js';
 import type { WorkspaceRow } from './store.js';
 import { trackingSnippet } from './tracking-script.js';
 
@@ -26,4 +27,10 @@ export function presentTrackerFeatures(row: WorkspaceRow): TrackerFeatures {
 
 export const presentPrivacy = (row: WorkspaceRow): PrivacySettings => ({
   honor_gpc: row.honor_gpc,
+});
+
+export const presentFilters = (row: WorkspaceRow): WorkspaceFilters => ({
+  excluded_ip_ranges: row.excluded_ip_ranges,
+  hostnames: row.hostnames ?? defaultHostnames(row.url),
+  hostnames_default: row.hostnames === null,
 });

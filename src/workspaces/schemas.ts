@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { MAX_EXCLUDED_RANGES, MAX_HOSTNAMES } from './filters.js';
 
 export const Workspace = Type.Object(
   {
@@ -41,6 +42,35 @@ export const PrivacySettings = Type.Object(
 export type PrivacySettings = Static<typeof PrivacySettings>;
 
 export const PrivacyBody = Type.Object({ honor_gpc: Type.Optional(Type.Boolean()) });
+
+export const WorkspaceFilters = Type.Object({
+  excluded_ip_ranges: Type.Array(Type.String(), {
+    description:
+      'Addresses and CIDR ranges whose visits are not tracked (your own office), in CIDR form',
+  }),
+  hostnames: Type.Array(Type.String(), {
+    description:
+      'Hosts whose pages may send events: exact hosts, `*.example.com` for its subdomains, `*` for any',
+  }),
+  hostnames_default: Type.Boolean({
+    description: 'true while hostnames is the default: the site URL’s host and its www. twin',
+  }),
+});
+export type WorkspaceFilters = Static<typeof WorkspaceFilters>;
+
+export const FiltersBody = Type.Object({
+  excluded_ip_ranges: Type.Optional(
+    Type.Array(Type.String({ maxLength: 64 }), { maxItems: MAX_EXCLUDED_RANGES }),
+  ),
+  hostnames: Type.Optional(
+    Type.Union(
+      [Type.Array(Type.String({ maxLength: 255 }), { maxItems: MAX_HOSTNAMES }), Type.Null()],
+      {
+        description: 'null restores the default',
+      },
+    ),
+  ),
+});
 
 export const CreateWorkspaceBody = Type.Object({
   url: Type.String({

@@ -12,6 +12,10 @@ export interface WorkspaceRow {
   click_tracking: boolean;
   download_tracking: boolean;
   honor_gpc: boolean;
+  /** Hosts whose pages may send events; null: the default pair (workspaces/filters.ts). */
+  hostnames: string[] | null;
+  /** Ranges whose visits are not tracked, in CIDR form. */
+  excluded_ip_ranges: string[];
   /** The active tracking script, null after unlink. */
   tracking_script_id: string | null;
   available_tags: string[];
@@ -32,6 +36,8 @@ function selectWorkspaces(db: Kysely<Database>) {
       'w.click_tracking',
       'w.download_tracking',
       'w.honor_gpc',
+      'w.hostnames',
+      sql<string[]>`w.excluded_ip_ranges::text[]`.as('excluded_ip_ranges'),
       'ts.id as tracking_script_id',
       sql<string[]>`coalesce((
         SELECT array_agg(t.name ORDER BY lower(t.name)) FROM workspace_tags t
@@ -137,6 +143,24 @@ export async function updateTrackerFeatures(
 ): Promise<void> {
   if (Object.keys(flags).length === 0) return;
   await db.updateTable('workspaces').set(flags).where('id', '=', id).execute();
+}
+
+/** Changes the ingest filters given; nothing when none are. */
+export async function updateFilters(
+  db: Kysely<Database>,
+  id: string,
+  filters: Partial<Pick<WorkspaceRow, 'hostnames' | 'excluded_ip_ranges'>>,
+): Promise<void> {
+  if (Object.keys(filters).length === 0) return;
+  const { excluded_ip_ranges: ranges, ...rest } = filters;
+  await db
+    .updateTable('workspaces')
+    .set({
+      ...rest,
+      ...(ranges ? { excluded_ip_ranges: sql<string[]>`${ranges}::cidr[]` } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Adds a tag to the workspace's vocabulary; false when it was there already (any case). */
