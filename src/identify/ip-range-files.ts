@@ -4,6 +4,7 @@ import ipaddr from 'ipaddr.js';
 import maxmind, { type Reader, type Response } from 'maxmind';
 import { registrableDomain } from './companies.js';
 import type { OrganisationHint } from './ip-ranges.js';
+import { atMostEvery } from './rescan.js';
 
 /** Where imported `.mmdb` range files live: DATA_DIR/ip-ranges. */
 export const rangeFilesDir = (dataDir: string) => path.join(dataDir, 'ip-ranges');
@@ -36,18 +37,12 @@ export function hintOf(record: Record_ | null): OrganisationHint | null {
 export class IpRangeFiles {
   static readonly RESCAN_MS = 2_000;
   private readers: { file: string; mtime: number; reader: Reader<Response> }[] = [];
-  private scanned = 0;
-  private scanning: Promise<void> | null = null;
+  private readonly rescanned = atMostEvery(IpRangeFiles.RESCAN_MS, () => this.rescan());
 
   constructor(private readonly dir: string) {}
 
   async lookup(ip: string): Promise<OrganisationHint | null> {
-    if (Date.now() - this.scanned > IpRangeFiles.RESCAN_MS) {
-      this.scanning ??= this.rescan().finally(() => {
-        this.scanning = null;
-      });
-      await this.scanning;
-    }
+    await this.rescanned();
     if (!ipaddr.isValid(ip)) return null;
     const address = ipaddr.process(ip);
     for (const { file, reader } of this.readers) {
@@ -71,7 +66,6 @@ export class IpRangeFiles {
   }
 
   private async rescan(): Promise<void> {
-    this.scanned = Date.now();
     let names: string[];
     try {
       names = (await readdir(this.dir)).filter((name) => name.endsWith('.mmdb')).sort();

@@ -2,6 +2,7 @@ import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ImportSummary } from './import-ip-ranges.js';
 import type { NetworkKind } from './network-owner.js';
+import { atMostEvery } from './rescan.js';
 
 const KINDS: readonly string[] = ['business', 'isp', 'mobile', 'hosting'];
 
@@ -44,23 +45,16 @@ export class NetworkOverrides {
   static readonly RESCAN_MS = 2_000;
   private kinds = new Map<number, NetworkKind>();
   private mtime = -1;
-  private scanned = 0;
-  private scanning: Promise<void> | null = null;
+  private readonly rescanned = atMostEvery(NetworkOverrides.RESCAN_MS, () => this.rescan());
 
   constructor(private readonly file: string) {}
 
   async kindOf(asn: number): Promise<NetworkKind | undefined> {
-    if (Date.now() - this.scanned > NetworkOverrides.RESCAN_MS) {
-      this.scanning ??= this.rescan().finally(() => {
-        this.scanning = null;
-      });
-      await this.scanning;
-    }
+    await this.rescanned();
     return this.kinds.get(asn);
   }
 
   private async rescan(): Promise<void> {
-    this.scanned = Date.now();
     const mtime = await stat(this.file).then(
       (s) => s.mtimeMs,
       () => 0,
