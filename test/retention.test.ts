@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { deleteExpired, runRetentionIfDue } from '../src/privacy/retention.js';
@@ -135,6 +136,22 @@ describe('retention', () => {
     expect(after.deliveries.map((d) => d.session_id).sort()).toEqual([...kept].sort());
     expect((await rows(other)).sessions).toHaveLength(0);
     expect(expired).toEqual({ sessions: 4, events: 6, webhook_deliveries: 3 });
+  });
+
+  it('deletes a session that another transaction holds for a moment (the webhook worker marks idle sessions)', async () => {
+    const ws = await workspaceWith([[40 * DAY]]);
+    const [session] = (await rows(ws)).sessions;
+    const held = t.database.db.transaction().execute(async (trx) => {
+      await sql`SELECT 1 FROM sessions WHERE workspace_id = ${ws} AND id = ${session?.id} FOR UPDATE`.execute(
+        trx,
+      );
+      await sleep(300);
+    });
+    await sleep(50);
+    const expired = await deleteExpired(t.database.db, 30);
+    await held;
+    expect(expired.sessions).toBeGreaterThanOrEqual(1);
+    expect((await rows(ws)).sessions).toHaveLength(0);
   });
 
   it('runs once a day however many servers ask, one at a time', async () => {

@@ -38,7 +38,9 @@ export async function deleteExpired(
           WHERE workspace_id = ${id} AND started_at < ${cutoff}::timestamptz
             AND ended_at < ${cutoff}::timestamptz
           ORDER BY started_at LIMIT ${batch}
-          FOR UPDATE SKIP LOCKED
+          -- Waits rather than skips: the webhook worker marks idle sessions for a moment,
+          -- and a skipped session would outlive the limit by a day.
+          FOR UPDATE
         ), events_gone AS (
           DELETE FROM events e USING doomed d
           WHERE e.workspace_id = ${id} AND e.session_id = d.id RETURNING 1
