@@ -73,6 +73,15 @@ function customerSite(snippet: string): Promise<Server> {
     ),
     '/files/brochure.pdf': '%PDF-1.4 brochure',
     '/twice': page('Twice', snippet), // the snippet pasted a second time
+    // Cuts (500 characters of a value, 200 of a link's text) that land inside an emoji.
+    '/emoji': page(
+      'Emoji',
+      `<form id="note" name="note" onsubmit="return false">
+         <textarea name="note"></textarea>
+         <button type="submit">Send</button>
+       </form>
+       <a id="long" href="https://partner.example/emoji">${'x'.repeat(199)}\u{1F600} more</a>`,
+    ),
     '/consent': `<!doctype html><html><head><title>Consent</title>${snippet.replace(
       '<script>',
       '<script data-wait-for-consent>',
@@ -342,6 +351,38 @@ describe('the tracker in Chromium', () => {
       'LINK-TOKEN-77',
     ].filter((value) => dump.includes(value));
     expect(leaked).toEqual([]);
+    await context.close();
+  });
+
+  it('cuts a value and a link text inside an emoji without splitting it, so the visit is kept', async () => {
+    const context = await browser.newContext();
+    await context.route('https://partner.example/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<p>partner</p>' }),
+    );
+    const page = await context.newPage();
+    await page.goto(`${siteUrl}/emoji`);
+    await page.waitForFunction(
+      () => (globalThis as { footfall?: { loaded?: boolean } }).footfall?.loaded,
+    );
+    // Character 500 is the first half of the emoji: cut there, the batch would hold an
+    // unpaired surrogate, which the collector refuses whole.
+    await page.fill('textarea[name=note]', `${'y'.repeat(499)}\u{1F600} and more`);
+    await page.click('#note button[type=submit]');
+    await Promise.all([page.waitForURL('https://partner.example/**'), page.click('#long')]);
+
+    const visit = (body: Awaited<ReturnType<typeof sessions>>) =>
+      body.data.find((s: { views: { url: string }[] }) =>
+        s.views.some((v) => v.url === `${siteUrl}/emoji`),
+      );
+    const body = await until(sessions, (b) => {
+      const types = visit(b)?.events.map((e: { event_type: string }) => e.event_type) ?? [];
+      return types.includes('form_submit') && types.includes('click');
+    });
+    const events = visit(body).events as Record<string, unknown>[];
+    const [submit] = events.filter((e) => e.event_type === 'form_submit');
+    expect(submit?.fields).toEqual([{ name: 'note', value: 'y'.repeat(499) }]);
+    const [click] = events.filter((e) => e.event_type === 'click');
+    expect(click?.properties).toContainEqual({ name: 'text', value: 'x'.repeat(199) });
     await context.close();
   });
 

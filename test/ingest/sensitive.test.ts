@@ -141,10 +141,19 @@ describe('the sensitive-field rule', () => {
     expect(redactUrl('https://a.example/#/access_token=x&token_type=Bearer', true)).toBe(
       'https://a.example/',
     );
-    // Untouched query strings keep their own spelling.
+    // Untouched query strings keep their own spelling, in the address and in a route.
     expect(redactUrl('https://a.example/x?a=b%20c&flag#/u/42', true)).toBe(
       'https://a.example/x?a=b%20c&flag#/u/42',
     );
+    expect(redactUrl('https://a.example/#/u?q=b%20c&token=t', true)).toBe(
+      'https://a.example/#/u?q=b+c',
+    );
+    expect(redactUrl('https://a.example/#/u?q=b%20c', true)).toBe('https://a.example/#/u?q=b%20c');
+    // An empty or emptied route query leaves no `?`; `#/?` is no route either.
+    expect(redactUrl('https://a.example/#/u?', true)).toBe('https://a.example/#/u');
+    expect(redactUrl('https://a.example/#/u?code=x', true)).toBe('https://a.example/#/u');
+    expect(redactUrl('https://a.example/#/?', true)).toBe('https://a.example/');
+    expect(redactUrl('https://a.example/#!/', true)).toBe('https://a.example/#!/');
     expect(redactUrl('https://a.example/p?code=abc&ref=4111111111111111&utm_source=x')).toBe(
       'https://a.example/p?utm_source=x',
     );
