@@ -45,7 +45,8 @@ const safe = <F extends (...args: any[]) => unknown>(fn: F) =>
 // refuses a batch holding one, so the whole visit would be lost.
 const cut = (text: string, max: number) => text.slice(0, max).replace(/[\ud800-\udbff]$/, '');
 
-// A random (version 4) UUID; crypto.randomUUID exists only on https pages.
+// A random (version 4) UUID: a blob URL ends in one (File API), in every browser and on
+// http pages too, where crypto.randomUUID is missing. The empty blob lives with the page.
 const uuid = () => URL.createObjectURL(new Blob()).slice(-36);
 
 // First-party storage for the ids. Where it is refused (it throws, or is null in some
