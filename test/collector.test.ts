@@ -174,6 +174,44 @@ describe('POST /t/collect', () => {
     expect(await storedEvents(ws.id)).toHaveLength(0);
   });
 
+  it('cuts over-long titles, link texts and addresses and leaves out nested traits, keeping the visit', async () => {
+    const ws = await newWorkspace();
+    const now = Date.now();
+    const long = `https://acme-site.com/${'a'.repeat(6000)}`;
+    const answer = await collect(
+      visit(ws.script, [
+        { ...pageview(long, now), title: 'T'.repeat(5000) },
+        {
+          type: 'click',
+          ts: now + 1,
+          url: 'https://acme-site.com/',
+          href: long,
+          text: 'x'.repeat(3000),
+        },
+        {
+          type: 'identify',
+          ts: now + 2,
+          url: 'https://acme-site.com/',
+          email: 'jo@acme.com',
+          traits: { plan: 'pro', seats: 5, profile: { nested: { deeper: true } }, tags: ['a'] },
+        },
+      ]),
+      from(ACME_IP),
+    );
+    expect(answer.status).toBe(202);
+    const stored = await storedEvents(ws.id);
+    const byType = (type: string) => stored.find((event) => event.type === type);
+    const view = byType('pageview');
+    expect(view?.url).toHaveLength(4096);
+    expect((view?.data as { title: string }).title).toBe('T'.repeat(1000));
+    expect((byType('click')?.data as { href: string; text: string }).href).toHaveLength(4096);
+    expect((byType('click')?.data as { text: string }).text).toBe('x'.repeat(1000));
+    expect((byType('identify')?.data as { traits: unknown }).traits).toEqual({
+      plan: 'pro',
+      seats: 5,
+    });
+  });
+
   it('answers 404 for an unknown script and 410 for an unlinked one', async () => {
     const unknown = await collect(
       visit('nosuchscript0000', [pageview('https://a.b/', Date.now())]),

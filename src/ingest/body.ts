@@ -27,6 +27,11 @@ export const MAX_EVENTS = 100;
 export const MAX_BODY_BYTES = 64 * 1024;
 
 const Text = (maxLength: number) => Type.String({ maxLength });
+// Page text the visitor's browser made (titles, link texts, addresses) is cut, not refused:
+// a refused batch would lose the whole visit. The body limit bounds it anyway.
+const PageText = Type.String({ maxLength: MAX_BODY_BYTES });
+const TITLE_LENGTH = 1000;
+const URL_LENGTH = 4096;
 const Seconds = Type.Number({ minimum: 0, maximum: 31_536_000 });
 const Pairs = Type.Array(Type.Object({ name: Type.String(), value: Type.Unknown() }));
 const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
@@ -34,20 +39,21 @@ const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Nu
 const RawEvent = Type.Object({
   type: Type.Union(EVENT_TYPES.map((type) => Type.Literal(type))),
   ts: Type.Union([Type.String({ maxLength: 40 }), Type.Number()]),
-  url: Text(4096),
-  referrer: Type.Optional(Text(4096)),
-  title: Type.Optional(Text(1000)),
+  url: PageText,
+  referrer: Type.Optional(PageText),
+  title: Type.Optional(PageText),
   time_on_page: Type.Optional(Seconds),
   form_id: Type.Optional(Text(255)),
   form_name: Type.Optional(Text(255)),
   time_spent: Type.Optional(Seconds),
   fields: Type.Optional(Pairs),
-  href: Type.Optional(Text(4096)),
-  text: Type.Optional(Text(1000)),
+  href: Type.Optional(PageText),
+  text: Type.Optional(PageText),
   name: Type.Optional(Text(255)),
   properties: Type.Optional(Type.Record(Type.String(), Scalar)),
   email: Type.Optional(Text(320)),
-  traits: Type.Optional(Type.Record(Type.String(), Scalar)),
+  // Sites pass their own user objects to identify(); what is not a scalar is left out.
+  traits: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
 
 const uuid = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
@@ -125,7 +131,10 @@ function normalise(event: RawEvent, index: number, receivedAt: Date): TrackedEve
   let data: Record<string, unknown>;
   switch (event.type) {
     case 'pageview':
-      data = { referrer: storedUrl(event.referrer ?? ''), title: event.title ?? '' };
+      data = {
+        referrer: storedUrl(event.referrer ?? ''),
+        title: cutText(event.title ?? '', TITLE_LENGTH),
+      };
       break;
     case 'page_leave':
       need('time_on_page');
@@ -143,7 +152,7 @@ function normalise(event: RawEvent, index: number, receivedAt: Date): TrackedEve
     case 'click':
     case 'download':
       need('href');
-      data = { href: storedUrl(event.href ?? ''), text: event.text ?? '' };
+      data = { href: storedUrl(event.href ?? ''), text: cutText(event.text ?? '', TITLE_LENGTH) };
       break;
     case 'custom':
       need('name');
@@ -151,7 +160,10 @@ function normalise(event: RawEvent, index: number, receivedAt: Date): TrackedEve
       break;
     case 'identify':
       need('email');
-      data = { email: (event.email ?? '').trim().toLowerCase(), traits: event.traits ?? {} };
+      data = {
+        email: (event.email ?? '').trim().toLowerCase(),
+        traits: scalarsOf(event.traits ?? {}),
+      };
       break;
   }
   return { type: event.type, ts: when, url: storedUrl(event.url), data };
@@ -159,7 +171,12 @@ function normalise(event: RawEvent, index: number, receivedAt: Date): TrackedEve
 
 // Hash routes (`#/path`) are kept, as the tracker sends them only where the site opted in;
 // every other fragment, and credentials in a route, are cut.
-const storedUrl = (url: string) => redactUrl(url, true);
+const storedUrl = (url: string) => cutText(redactUrl(url, true), URL_LENGTH);
+
+const isScalar = (value: unknown) =>
+  value === null || ['string', 'number', 'boolean'].includes(typeof value);
+const scalarsOf = (record: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(record).filter(([, value]) => isScalar(value)));
 
 /**
  * Names with their values as text, at most 50 of them; never a field whose name looks
