@@ -78,7 +78,14 @@ async function holdingWrites<T>(
     const blockedDone: Promise<Answer>[] = [];
     for (const waiting of [1, 2]) {
       blockedDone.push(blocked());
-      await until(async () => (await waitingForLocks()) >= waiting);
+      // Generous: a first request of a new workspace is slow while the whole suite runs.
+      await until(async () => (await waitingForLocks()) >= waiting, 60_000).catch(async (error) => {
+        const { rows } = await other.query(
+          `SELECT state, wait_event_type, wait_event, left(query, 120) AS query
+             FROM pg_stat_activity WHERE datname = current_database()`,
+        );
+        throw new Error(`${error.message}; the database's sessions: ${JSON.stringify(rows)}`);
+      });
     }
     const queuedDone = queued();
     await sleep(500); // through the pipeline into the writer's queue
@@ -126,7 +133,7 @@ describe('a request whose write fails in the database', () => {
     expect(await metric('footfall_write_splits_total', 'reason="constraint"')).toBeGreaterThan(
       splitsBefore,
     );
-  });
+  }, 120_000);
 
   it('two identifications of one visitor in one group are both stored, without a split', async () => {
     const w = await workspace();
