@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -22,7 +21,7 @@ import { badRequest, HttpError } from './http/errors.js';
 import { errorForLog } from './http/log.js';
 import { metricsAccess } from './http/metrics-access.js';
 import { ErrorBody } from './http/schemas.js';
-import { docsPolicy, securityHeaders } from './http/security-headers.js';
+import { addSecurityHeaders, docsPolicy } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
 import { createCollector } from './ingest/collector.js';
 import { collectorRoutes } from './ingest/routes.js';
@@ -91,7 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     }
   });
   registerErrorHandling(app);
-  await app.register(helmet, securityHeaders);
+  addSecurityHeaders(app);
 
   for (const schema of [
     ErrorBody,

@@ -4,7 +4,6 @@ import type { Api, AppDeps } from '../http/api.js';
 import { clientIp, clientNetwork } from '../http/client-address.js';
 import { badRequest, HttpError, notFound } from '../http/errors.js';
 import { rateLimits } from '../http/rate-limits.js';
-import { crossOrigin } from '../http/security-headers.js';
 import { MAX_BODY_BYTES, parseCollectBody } from './body.js';
 import type { Collector } from './collector.js';
 
@@ -46,7 +45,11 @@ export async function collectorRoutes(app: Api, deps: AppDeps, collector: Collec
   // A beacon endpoint: one log line per hit would cost more than the hit; errors still log.
   // Pages of every site post here, so any origin may: answered here, as a CORS plugin
   // would answer OPTIONS on every path of the server.
-  const beacon = { logLevel: 'warn', helmet: crossOrigin, schema: { hide: true } } as const;
+  const beacon = {
+    logLevel: 'warn',
+    config: { crossOrigin: true },
+    schema: { hide: true },
+  } as const;
   app.options('/t/collect', beacon, async (_request, reply) =>
     anyOrigin(reply)
       .header('access-control-allow-methods', 'POST')

@@ -4,7 +4,6 @@ import type { Api, AppDeps } from '../http/api.js';
 import { clientIp, clientNetwork } from '../http/client-address.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
-import { crossOrigin } from '../http/security-headers.js';
 import { resolveOrganisation } from '../identify/resolver.js';
 import type { Collector } from '../ingest/collector.js';
 import { publicProfile } from '../organisations/public-profile.js';
@@ -45,7 +44,7 @@ export async function spotterRoutes(app: Api, deps: AppDeps, collector: Collecto
     '/spotter/v1/:trackingScriptId',
     {
       logLevel: 'warn',
-      helmet: crossOrigin,
+      config: { crossOrigin: true },
       schema: {
         tags: ['Spotter'],
         summary: "The visitor's organisation, for the workspace's own site (no token)",

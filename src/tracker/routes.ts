@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, AppDeps } from '../http/api.js';
 import { HttpError, notFound } from '../http/errors.js';
-import { crossOrigin } from '../http/security-headers.js';
 import { findTrackingScript } from '../ingest/scripts.js';
 import { trackerScript } from './build.js';
 
@@ -10,7 +9,7 @@ export function trackerRoutes(app: Api, deps: AppDeps): void {
   app.get(
     '/t/:file',
     {
-      helmet: crossOrigin,
+      config: { crossOrigin: true },
       schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 80 }) }) },
     },
     async (request, reply) => {
