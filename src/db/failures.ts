@@ -20,9 +20,15 @@ export type WriteFailure =
 // 57 operator intervention (shutdown, statement timeout), 58 system.
 const UNAVAILABLE = new Set(['08', '53', '57', '58']);
 
-export function writeFailure(error: unknown): WriteFailure {
+/** The error's SQLSTATE when PostgreSQL gave one (the driver's own errors carry none). */
+export function sqlState(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) {
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+export function writeFailure(error: unknown): WriteFailure {
+  const code = sqlState(error);
+  if (code === undefined) {
     // Our own TypeError or RangeError may come from one request's data; the driver's own
     // errors (a lost connection, a pool timeout) carry no SQLSTATE.
     return error instanceof TypeError || error instanceof RangeError ? 'other' : 'unavailable';

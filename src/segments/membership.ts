@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { listCustomFields } from '../custom-fields/store.js';
+import { sqlState } from '../db/failures.js';
 import { inSavepoint } from '../db/savepoint.js';
 import type { Database } from '../db/schema.js';
 import { candidates, enqueue } from '../webhooks/outbox.js';
@@ -164,11 +165,6 @@ export async function markFailed(
 // shutdown): the whole transaction is tried again. A statement timeout (57014) is the
 // segment's own cost, so it counts as its failure, or it would be retried first forever.
 const TRANSIENT = ['08', '40', '53', '57P'];
-
-const sqlState = (error: unknown): string | undefined => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
-};
 
 export function rethrowIfTransient(error: unknown): void {
   const code = sqlState(error);
