@@ -163,6 +163,8 @@ export interface SessionTable {
   longitude: number;
   browser: string;
   device_type: string;
+  /** Traffic source (contract §13): utm_source, the referrer's domain, or `direct`. */
+  source: Generated<string>;
   ended_notified: Generated<boolean>;
   pageviews: Generated<number>;
 }
