@@ -33,6 +33,7 @@ import { Segment, SegmentWithFilters, segmentRoutes } from './segments/routes.js
 import { sessionRoutes } from './sessions/routes.js';
 import { Session, SessionEvent } from './sessions/schemas.js';
 import { spotterRoutes } from './spotter/routes.js';
+import { statsRoutes } from './stats/routes.js';
 import { trackerRoutes } from './tracker/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
@@ -181,6 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     customFieldRoutes(api, deps);
     segmentRoutes(api, deps);
     sessionRoutes(api, deps);
+    statsRoutes(api, deps);
     organisationRoutes(api, deps);
     contactRoutes(api, deps);
     webhookRoutes(api, deps);

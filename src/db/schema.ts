@@ -24,6 +24,10 @@ export interface Database {
   contacts: ContactTable;
   contact_visitors: ContactVisitorTable;
   scheduled_jobs: ScheduledJobTable;
+  stats_organisation_days: StatsOrganisationDayTable;
+  stats_organisation_sources: StatsOrganisationSourceTable;
+  stats_source_days: StatsSourceDayTable;
+  stats_page_days: StatsPageDayTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -282,4 +286,36 @@ export interface ContactVisitorTable {
 export interface ScheduledJobTable {
   name: string;
   last_run_at: Date;
+}
+
+/** Daily rollups kept by triggers (migration 0011); read-only to the code. */
+export interface StatsOrganisationDayTable {
+  workspace_id: string;
+  day: string;
+  organisation_id: string;
+  sessions: number;
+  pageviews: string;
+}
+
+export interface StatsOrganisationSourceTable {
+  workspace_id: string;
+  organisation_id: string;
+  day: string;
+  source: string;
+  sessions: number;
+  pageviews: string;
+}
+
+export interface StatsSourceDayTable {
+  workspace_id: string;
+  day: string;
+  source: string;
+  sessions: number;
+}
+
+export interface StatsPageDayTable {
+  workspace_id: string;
+  day: string;
+  url: string;
+  pageviews: string;
 }

@@ -1,0 +1,161 @@
+// npm run bench (last part): GET .../stats over 30 days of one workspace with 1,000,000
+// sessions (90% attributed to ≈10,000 organisations), ≈3 page views each over ≈500 pages,
+// 20 sources, 20 industries and 30 countries, all skewed as real traffic is. Median and p95
+// of 20 calls without and with a segment, through the real HTTP API. Target: ≤ 300 ms median.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { buildApp } from '../src/app.js';
+import { loadKeys } from '../src/auth/keys.js';
+import { Tokens } from '../src/auth/tokens.js';
+import { createUser } from '../src/auth/users.js';
+import { loadConfig } from '../src/config.js';
+import { connect } from '../src/db/connect.js';
+import { migrate } from '../src/db/migrate.js';
+import { benchDatabase } from './lib/database.js';
+
+const ORGANISATIONS = Number(process.env.BENCH_ORGANISATIONS ?? 10_000);
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const TARGET_MS = 300;
+
+const database = await benchDatabase();
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'footfall-bench-data-'));
+const config = loadConfig({
+  LOG_LEVEL: 'silent',
+  TOKEN_SECRET: randomBytes(32).toString('hex'),
+  DATA_DIR: dataDir,
+  DATABASE_URL: database.url,
+  RATE_LIMIT_PER_MINUTE: '100000',
+});
+const { db, close } = connect(database.url);
+await migrate(db);
+const keys = await loadKeys(config);
+const tokens = new Tokens(db, keys.tokenSigning);
+const app = await buildApp({ config, db, keys, tokens });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const operator = await createUser(db, 'bench@example.com');
+const { token } = await tokens.issue(operator.id, 'bench', null);
+
+async function call(method: string, url: string, body?: unknown) {
+  const started = performance.now();
+  const response = await fetch(`${base}${url}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await response.json()) as Record<string, unknown>;
+  const ms = performance.now() - started;
+  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
+  return { json, ms };
+}
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] as number;
+};
+async function timed(label: string, url: string) {
+  await call('GET', url); // warm-up
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) times.push((await call('GET', url)).ms);
+  const median = quantile(times, 0.5);
+  console.log(
+    `${label}: median ${median.toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms (min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)}, ${RUNS} calls)`,
+  );
+  return median;
+}
+
+const ws = (
+  (await call('POST', '/v1/workspaces', { url: 'https://bench.example' })).json.data as {
+    uuid: string;
+  }
+).uuid;
+// u(x): a uniform number in [0, 1) from an integer, so the data is the same on every run.
+const u = (x: ReturnType<typeof sql>) => sql`((hashint4(${x}) & 2147483647) % 1000000 / 1000000.0)`;
+const seeding = performance.now();
+await sql`
+  INSERT INTO companies (domain, name, industry, size, address)
+  SELECT 'company-' || i || '.com', 'Company ' || i,
+    CASE WHEN i % 10 = 0 THEN '' ELSE (ARRAY['Software','Manufacturing','Retail','Finance',
+      'Healthcare','Logistics','Education','Media','Telecommunications','Construction','Energy',
+      'Consulting','Legal','Real Estate','Automotive','Insurance','Hospitality','Government',
+      'Non-profit','Pharmaceuticals'])[1 + floor(20 * power(${u(sql`i`)}, 2))::int] END,
+    '11-50',
+    jsonb_build_object('country', (ARRAY['US','DE','GB','FR','NL','CA','AU','SE','CH','AT','ES',
+      'IT','BE','DK','NO','FI','IE','PL','JP','IN','BR','SG','IL','NZ','PT','CZ','MX','ZA','KR',
+      'AE'])[1 + floor(30 * power(${u(sql`i * 5`)}, 2.5))::int])
+  FROM generate_series(1, ${ORGANISATIONS}) i`.execute(db);
+await sql`
+  INSERT INTO organisations (workspace_id, id, domain, created_at)
+  SELECT ${ws}, gen_random_uuid(), 'company-' || i || '.com', now() - interval '120 days'
+  FROM generate_series(1, ${ORGANISATIONS}) i`.execute(db);
+// Every tenth session unattributed; a few organisations visit often, most rarely.
+await sql`
+  INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
+    source, country, city, browser, device_type, pageviews, ended_notified)
+  SELECT ${ws}, gen_random_uuid(), gen_random_uuid(),
+    CASE WHEN i % 10 = 0 THEN NULL ELSE o.id END, t.at,
+    t.at + make_interval(secs => (hashint4(i * 3) & 2147483647) % 1800),
+    (ARRAY['direct','google.com','linkedin.com','bing.com','newsletter','twitter.com',
+      'facebook.com','duckduckgo.com','g2.com','capterra.com','reddit.com','youtube.com',
+      'github.com','producthunt.com','ycombinator.com','partner-a.com','partner-b.com',
+      'webinar','ads','yahoo.com'])[1 + floor(20 * power(${u(sql`i * 11`)}, 3))::int],
+    'DE', 'Berlin', 'Chrome', 'desktop',
+    1 + floor(-ln(1 - ${u(sql`i * 13`)}) * 2.6)::int, true
+  FROM generate_series(1, ${SESSIONS}) i
+  CROSS JOIN LATERAL (SELECT date_trunc('day', now()) - interval '29 days'
+    + make_interval(secs => (hashint4(i * 7) & 2147483647) % (30 * 86400)) AS at) t
+  JOIN (SELECT id, row_number() OVER (ORDER BY id) AS n FROM organisations
+        WHERE workspace_id = ${ws}) o
+    ON o.n = 1 + floor(${ORGANISATIONS} * power(${u(sql`i`)}, 2))::int`.execute(db);
+await sql`
+  INSERT INTO events (workspace_id, session_id, type, ts, url)
+  SELECT s.workspace_id, s.id, 'pageview', s.started_at + make_interval(secs => v * 30),
+    'https://bench.example/' || CASE WHEN p.k = 0 THEN '' ELSE 'page-' || p.k END
+  FROM sessions s CROSS JOIN LATERAL generate_series(1, s.pageviews) v
+  CROSS JOIN LATERAL (SELECT floor(500 * power(${u(sql`hashtext(s.id::text) + v`)}, 3))::int AS k) p
+  WHERE s.workspace_id = ${ws}`.execute(db);
+await sql`VACUUM ANALYZE`.execute(db);
+const counted = await sql<{ sessions: number; events: number; rollup: number }>`
+  SELECT (SELECT count(*) FROM sessions)::int AS sessions, (SELECT count(*) FROM events)::int AS events,
+    (SELECT count(*) FROM stats_organisation_days)::int AS rollup`.execute(db);
+console.log(
+  `data: ${ORGANISATIONS} organisations, ${counted.rows[0]?.sessions} sessions, ${counted.rows[0]?.events} page views, ${counted.rows[0]?.rollup} organisation-days (seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s)`,
+);
+
+const created = await call('POST', `/v1/workspaces/${ws}/segments`, {
+  name: 'DACH',
+  filters: {
+    operator: 'AND',
+    conditions: [{ field: 'country', comparison: 'in', value: ['DE', 'AT', 'CH'] }],
+  },
+});
+const segment = (created.json as { uuid: string }).uuid;
+const members = await sql<{ n: number }>`
+  SELECT count(*)::int AS n FROM segment_members WHERE segment_id = ${segment}`.execute(db);
+
+const day = (offset: number) =>
+  new Date(Date.now() - offset * 86_400_000).toISOString().slice(0, 10);
+const range = `date_from=${day(29)}&date_to=${day(0)}`;
+const whole = await timed('stats, 30 days, whole workspace', `/v1/workspaces/${ws}/stats?${range}`);
+const segmented = await timed(
+  `stats, 30 days, segment of ${members.rows[0]?.n} organisations`,
+  `/v1/workspaces/${ws}/stats?${range}&segmentUuid=${segment}`,
+);
+
+console.log('');
+console.log(
+  `stats: ${whole.toFixed(0)} ms, with a segment ${segmented.toFixed(0)} ms (target ≤ ${TARGET_MS} median)`,
+);
+
+await app.close();
+await close();
+await database.done();
+await rm(dataDir, { recursive: true, force: true });

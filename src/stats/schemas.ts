@@ -1,0 +1,48 @@
+import { Type } from '@sinclair/typebox';
+
+const day = (description: string) =>
+  Type.String({ description: `${description} (YYYY-MM-DD, UTC)`, maxLength: 32 });
+
+export const StatsQuery = Type.Object({
+  date_from: day('first day, inclusive'),
+  date_to: day('last day, inclusive; at most 366 days after date_from'),
+  segmentUuid: Type.Optional(
+    Type.String({ maxLength: 64, description: 'only organisations in this segment' }),
+  ),
+});
+
+const count = (description: string) => Type.Integer({ minimum: 0, description });
+
+export const Stats = Type.Object(
+  {
+    days: Type.Array(
+      Type.Object({
+        date: Type.String({ format: 'date' }),
+        sessions: count('attributed sessions that started this day (as the sessions list counts)'),
+        organisations: count('distinct organisations with such a session'),
+        pageviews: count('page views of those sessions'),
+      }),
+      { description: 'Every day of the range, oldest first, zero-filled.' },
+    ),
+    top_pages: Type.Array(
+      Type.Object({ url: Type.String(), pageviews: count('views on the range’s days') }),
+      { description: 'Up to 10. Every visitor’s views, identified or not; see docs.' },
+    ),
+    top_sources: Type.Array(
+      Type.Object({ source: Type.String(), sessions: count('attributed sessions') }),
+      { description: 'Up to 10, by the session’s traffic source.' },
+    ),
+    top_industries: Type.Array(
+      Type.Object({ industry: Type.String(), organisations: count('distinct organisations') }),
+      { description: 'Up to 10; organisations without a known industry are left out.' },
+    ),
+    top_countries: Type.Array(
+      Type.Object({
+        country: Type.String({ description: 'the organisation’s country, as its profile has it' }),
+        organisations: count('distinct organisations'),
+      }),
+      { description: 'Up to 10; organisations without a known country are left out.' },
+    ),
+  },
+  { description: 'Figures of a date range, for charts (docs/api.md).' },
+);
