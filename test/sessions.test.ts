@@ -110,6 +110,7 @@ describe('GET /v1/workspaces/{ws}/sessions', () => {
         location: 'object',
         browser: 'string',
         referrer: 'string',
+        source: 'string',
         device_type: 'string',
         views: 'array',
         events: 'array',

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { cachedLookup } from '../db/cached-lookup.js';
 import type { Database } from '../db/schema.js';
 import { compileFilters, type IngestFilters } from '../workspaces/filters.js';
+import { siteDomains } from './source.js';
 
 export interface TrackingScript {
   id: string;
@@ -14,6 +15,8 @@ export interface TrackingScript {
   features: { form_tracking: boolean; click_tracking: boolean; download_tracking: boolean };
   /** The workspace's excluded IP ranges and accepted hostnames. */
   filters: IngestFilters;
+  /** The registrable domains of the site and its accepted hostnames (sessions' source). */
+  siteDomains: string[];
 }
 
 /**
@@ -66,5 +69,6 @@ export async function findTrackingScript(
       download_tracking: row.download_tracking,
     },
     filters: compileFilters(row.url, row.hostnames, row.excluded_ip_ranges),
+    siteDomains: siteDomains(row.url, row.hostnames),
   };
 }

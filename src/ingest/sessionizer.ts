@@ -1,5 +1,6 @@
 import type { Location } from '../identify/geo.js';
 import type { TrackedEvent } from './body.js';
+import { DIRECT, trafficSource } from './source.js';
 
 /** What one collect request knows about its visitor, shared by its events. */
 export interface Visit {
@@ -9,6 +10,8 @@ export interface Visit {
   deviceType: string;
   location: Location;
   organisationId: string | null;
+  /** The registrable domains of the site itself: referrers there are no source. */
+  siteDomains?: readonly string[];
 }
 
 export interface SessionState {
@@ -20,6 +23,10 @@ export interface SessionState {
   organisationId: string | null;
   referrer: string;
   referrerAt: Date | null;
+  /** Where the visit came from (source.ts), from the same page view as `referrer`. */
+  source: string;
+  /** The visitor's previous session's source, for a self-referral; not stored. */
+  carried?: string;
   location: Location;
   browser: string;
   deviceType: string;
@@ -62,6 +69,8 @@ export function sessionize(
         organisationId: visit.organisationId,
         referrer: '',
         referrerAt: null,
+        source: DIRECT,
+        carried: current?.source,
         location: visit.location,
         browser: visit.browser,
         deviceType: visit.deviceType,
@@ -79,6 +88,12 @@ export function sessionize(
     ) {
       current.referrer = String(event.data.referrer ?? '');
       current.referrerAt = event.ts;
+      // A self-referral says nothing new: the visit goes on from the previous session (or
+      // from what this one already had, when an earlier page view arrives late).
+      current.source =
+        trafficSource(event.url, current.referrer, visit.siteDomains ?? []) ??
+        current.carried ??
+        current.source;
     }
     touched.set(current.id, current);
     sessionIds.push(current.id);

@@ -102,6 +102,7 @@ async function latestSessions(trx: Connection, visitors: string[]) {
         organisationId: row.organisation_id,
         referrer: row.referrer,
         referrerAt: row.referrer_at,
+        source: row.source,
         location: {
           country: row.country,
           state: row.state,
@@ -132,7 +133,7 @@ async function writeSessionsAndEvents(
   const upsertSessions = sql`
     INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
       referrer, referrer_at, country, state, city, latitude, longitude, browser, device_type,
-      pageviews)
+      pageviews, source)
     SELECT * FROM unnest(
       ${column((s) => s.workspaceId)}::uuid[], ${column((s) => s.id)}::uuid[],
       ${column((s) => s.visitorId)}::uuid[], ${column((s) => s.organisationId)}::uuid[],
@@ -145,7 +146,7 @@ async function writeSessionsAndEvents(
       ${column((s) => s.location.latitude)}::float8[],
       ${column((s) => s.location.longitude)}::float8[],
       ${column((s) => s.browser)}::text[], ${column((s) => s.deviceType)}::text[],
-      ${column((s) => s.pageviews)}::int[])
+      ${column((s) => s.pageviews)}::int[], ${column((s) => s.source)}::text[])
     -- The visitor's lock is held and its latest session was read under it, so the state
     -- computed here is the whole truth about the session.
     ON CONFLICT (workspace_id, id) DO UPDATE SET
@@ -154,6 +155,7 @@ async function writeSessionsAndEvents(
       organisation_id = excluded.organisation_id,
       referrer = excluded.referrer,
       referrer_at = excluded.referrer_at,
+      source = excluded.source,
       pageviews = excluded.pageviews`;
   const insertEvents = sql`
     INSERT INTO events (workspace_id, session_id, type, ts, url, data)

@@ -104,6 +104,7 @@ function phases(deps: WriterDeps): Phase[] {
             deviceType: agent?.deviceType ?? '',
             location: location ?? UNKNOWN_LOCATION,
             organisationId: organisationOf(group, context),
+            siteDomains: script.siteDomains,
           };
           return context.events.map((event) => ({ visit, event }));
         });

@@ -87,6 +87,7 @@ export function presentSession(
     },
     browser: record.browser,
     referrer: record.referrer,
+    source: record.source,
     device_type: record.device_type,
     views: record.events
       .filter((event) => event.type === 'pageview')

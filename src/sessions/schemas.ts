@@ -39,6 +39,11 @@ export const Session = Type.Object(
     }),
     browser: Type.String(),
     referrer: Type.String(),
+    source: Type.String({
+      description:
+        "Where the visit came from: the landing page's utm_source (lower case), else the " +
+        "referrer's registrable domain, else `direct` (docs/api.md, Sessions)",
+    }),
     device_type: Type.String(),
     views: Type.Array(
       Type.Object({

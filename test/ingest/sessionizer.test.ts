@@ -49,6 +49,7 @@ describe('sessionize', () => {
       organisationId: 'org',
       referrer: 'https://first.example/',
       referrerAt: new Date(T0),
+      source: 'first.example',
       location: UNKNOWN_LOCATION,
       browser: 'Firefox',
       deviceType: 'desktop',
@@ -66,6 +67,7 @@ describe('sessionize', () => {
       referrer: 'https://first.example/',
       organisationId: 'org',
       endedAt: new Date(T0 + 20 * 60_000),
+      source: 'first.example',
       pageviews: 4,
     });
   });
@@ -82,5 +84,40 @@ describe('sessionize', () => {
       newId,
     );
     expect(sessions[0]?.referrer).toBe('https://search.example/');
+  });
+
+  it('takes the source from the first page view, and carries it on over a self-referral', () => {
+    const page = (minutes: number, url: string, referrer: string) => ({
+      visit: { ...visit, siteDomains: ['a.example'] },
+      event: {
+        type: 'pageview' as const,
+        ts: new Date(T0 + minutes * 60_000),
+        url,
+        data: { referrer },
+      },
+    });
+    const { sessions } = sessionize(
+      undefined,
+      [
+        page(0, 'https://a.example/?utm_source=Mail', 'https://news.ycombinator.com/'),
+        // The tab idles past the timeout, then an internal link is clicked: same visit.
+        page(40, 'https://a.example/pricing', 'https://www.a.example/'),
+        page(80, 'https://a.example/', 'https://news.ycombinator.com/item?id=1'),
+        page(120, 'https://a.example/', ''),
+      ],
+      IDLE,
+      newId,
+    );
+    expect(sessions.map((session) => session.source)).toEqual([
+      'mail',
+      'mail',
+      'ycombinator.com',
+      'direct',
+    ]);
+  });
+
+  it('says direct for a session without page views', () => {
+    const { sessions } = sessionize(undefined, [at(0, 'click')], IDLE, newId);
+    expect(sessions[0]?.source).toBe('direct');
   });
 });
