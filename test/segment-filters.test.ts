@@ -13,7 +13,8 @@ import { addCompanies } from './helpers/companies.js';
 //   globex   Globex Inc, Manufacturing, 5001+, US; 1 session (2026-05-10, 0 s), 1 view (/);
 //            tag Partner; seats 10, renewal 2025-01-15, active false, regions amer
 //   initech  no directory profile (named by its domain); 1 session an hour ago, 60 s,
-//            2 views (/, /jobs), referrer linkedin; nothing else
+//            2 views (/?utm_source=LinkedIn_Ads, /jobs), referrer linkedin; nothing else
+// Sessions' sources: acme google.com and direct, globex direct, initech linkedin_ads.
 
 let t: TestApp;
 let api: ReturnType<typeof client>;
@@ -80,7 +81,11 @@ beforeAll(async () => {
   await go(
     [
       identify('ian@initech.com', hourAgo),
-      pageview('https://site.example/', hourAgo, 'https://www.linkedin.com/'),
+      pageview(
+        'https://site.example/?utm_source=LinkedIn_Ads',
+        hourAgo,
+        'https://www.linkedin.com/',
+      ),
       pageview('https://site.example/jobs', hourAgo + 60_000),
     ],
     ian,
@@ -179,6 +184,11 @@ describe('text fields (profile, domain, custom text and select)', () => {
     ['name', 'starts_with', 'glo', ['globex']],
     ['name', 'ends_with', 'tech.com', ['initech']],
     ['name', 'contains', '%', []],
+    ['name', 'doesnt_start_with', 'ACME', ['globex', 'initech']],
+    ['name', 'doesnt_start_with', 'zz', ['acme', 'globex', 'initech']],
+    ['name', 'doesnt_end_with', ' inc', ['acme', 'initech']],
+    ['name', 'doesnt_end_with', '.com', ['acme', 'globex']],
+    ['industry', 'doesnt_start_with', 'soft', ['globex', 'initech']],
     ['industry', 'in', ['software', 'Retail'], ['acme']],
     ['industry', 'not_in', ['Software'], ['globex', 'initech']],
     ['industry', 'set', null, ['acme', 'globex']],
@@ -211,6 +221,20 @@ describe('number fields (activity figures and custom numbers)', () => {
     ['seats', 'greater_than', 100, ['acme']],
     ['seats', 'less_than', 100, ['globex']],
     ['seats', 'in', [10, 20], ['globex']],
+    ['sessions', 'greater_than_or_equal', 2, ['acme']],
+    ['sessions', 'greater_than_or_equal', 3, []],
+    ['sessions', 'less_than_or_equal', 1, ['globex', 'initech']],
+    ['sessions', 'less_than_or_equal', 0, []],
+    ['pageviews', 'between', [2, 3], ['acme', 'initech']],
+    ['pageviews', 'between', [4, 9], []],
+    ['pageviews', 'not_between', [2, 3], ['globex']],
+    ['time_on_site', 'between', [60, 60], ['initech']],
+    ['time_on_site', 'between', [0.5, 59.5], []],
+    ['seats', 'greater_than_or_equal', 250, ['acme']],
+    ['seats', 'less_than_or_equal', 10, ['globex']],
+    ['seats', 'between', [10, 250], ['acme', 'globex']],
+    ['seats', 'between', [11, 249], []],
+    ['seats', 'not_between', [11, 300], ['globex', 'initech']],
     ['seats', 'set', null, ['acme', 'globex']],
     ['seats', 'not_set', null, ['initech']],
   ]);
@@ -234,6 +258,29 @@ describe('date fields (first and last seen, custom dates)', () => {
     ['renewal', 'less_than', '2026-01-01', ['globex']],
     ['renewal', 'more_than_x_units_ago', 6, ['globex'], 'months'],
     ['renewal', 'set', null, ['acme', 'globex']],
+    ['first_seen', 'greater_than_or_equal', '2026-04-01', ['acme', 'globex', 'initech']],
+    ['first_seen', 'greater_than_or_equal', '2026-04-02', ['globex', 'initech']],
+    ['last_seen', 'less_than_or_equal', '2026-04-03', ['acme']],
+    ['last_seen', 'less_than_or_equal', '2026-04-02', []],
+    ['first_seen', 'between', ['2026-04-01', '2026-05-10'], ['acme', 'globex']],
+    ['first_seen', 'between', ['2026-04-02', '2026-05-09'], []],
+    ['first_seen', 'not_between', ['2026-04-01', '2026-05-09'], ['globex', 'initech']],
+    ['renewal', 'between', ['2025-01-15', '2025-01-15'], ['globex']],
+    ['renewal', 'not_between', ['2025-01-01', '2025-12-31'], ['acme', 'initech']],
+    ['renewal', 'greater_than_or_equal', '2026-12-01', ['acme']],
+    ['renewal', 'less_than_or_equal', '2025-01-14', []],
+    ['first_seen', 'in', ['2026-05-10', '2020-01-01'], ['globex']],
+    ['renewal', 'in', ['2026-12-01'], ['acme']],
+    ['renewal', 'not_in', ['2026-12-01'], ['globex', 'initech']],
+    // Units in the singular as well as the plural (contract §13).
+    ['last_seen', 'less_than_x_units_ago', 1, ['initech'], 'day'],
+    ['last_seen', 'less_than_x_units_ago', 7200, ['initech'], 'second'],
+    ['last_seen', 'less_than_x_units_ago', 7200, ['initech'], 'seconds'],
+    ['last_seen', 'less_than_x_units_ago', 30, [], 'minute'],
+    ['last_seen', 'less_than_x_units_ago', 2, ['initech'], 'hour'],
+    ['last_seen', 'more_than_x_units_ago', 1, ['acme', 'globex'], 'week'],
+    ['renewal', 'more_than_x_units_ago', 6, ['globex'], 'month'],
+    ['first_seen', 'less_than_x_units_ago', 100, ['acme', 'globex', 'initech'], 'year'],
     ['renewal', 'not_set', null, ['initech']],
   ]);
 });
@@ -266,12 +313,48 @@ describe('several values per organisation: tags, visited URLs, referrers, multi-
     ['referrer', 'contains', 'google', ['acme']],
     ['referrer', 'set', null, ['acme', 'initech']],
     ['referrer', 'not_set', null, ['globex']],
+    ['referrer', 'doesnt_end_with', 'linkedin.com/', ['acme', 'globex']],
+    ['tag', 'doesnt_start_with', 'hot', ['globex', 'initech']],
+    ['tag', 'doesnt_end_with', 'NER', ['acme', 'initech']],
+    ['url', 'doesnt_start_with', 'https://site.example/pri', ['globex', 'initech']],
+    // Source: any of the organisation's sessions has it.
+    ['source', 'equal', 'Google.com', ['acme']],
+    ['source', 'equal', 'direct', ['acme', 'globex']],
+    ['source', 'not_equal', 'direct', ['initech']],
+    ['source', 'in', ['linkedin_ads', 'bing.com'], ['initech']],
+    ['source', 'not_in', ['direct'], ['initech']],
+    ['source', 'contains', '_AD', ['initech']],
+    ['source', 'not_contains', 'o', ['globex', 'initech']],
+    ['source', 'starts_with', 'LinkedIn', ['initech']],
+    ['source', 'starts_with', 'linkedin.', []],
+    ['source', 'doesnt_start_with', 'goo', ['globex', 'initech']],
+    ['source', 'ends_with', '.com', ['acme']],
+    ['source', 'doesnt_end_with', '.com', ['globex', 'initech']],
     ['regions', 'equal', 'emea', ['acme']],
     ['regions', 'in', ['amer'], ['globex']],
     ['regions', 'not_in', ['emea'], ['globex', 'initech']],
     ['regions', 'set', null, ['acme', 'globex']],
     ['regions', 'not_set', null, ['initech']],
   ]);
+});
+
+describe('units', () => {
+  it('saves a singular unit spelled out in the plural, and the segment keeps working', async () => {
+    const filters = one('last_seen', 'less_than_x_units_ago', 1, 'day');
+    const saved = await api('POST', `/v1/workspaces/${ws}/segments`, { name: 'today', filters });
+    expect(saved.status).toBe(201);
+    expect(saved.body.filters.conditions).toEqual([
+      { field: 'last_seen', comparison: 'less_than_x_units_ago', value: 1, unit: 'days' },
+    ]);
+    const members = await api(
+      'GET',
+      `/v1/workspaces/${ws}/organisations?segmentUuid=${saved.body.uuid}`,
+    );
+    expect(names(members.body.data)).toEqual(['initech']);
+    const shown = await api('GET', `/v1/workspaces/${ws}/segments/${saved.body.uuid}`);
+    expect(shown.body.filters).toEqual(saved.body.filters);
+    await api('DELETE', `/v1/workspaces/${ws}/segments/${saved.body.uuid}`);
+  });
 });
 
 describe('groups', () => {

@@ -8,7 +8,8 @@ import type { Comparison, Condition, FieldSpec, Group, Scalar, Unit } from './fi
  * made only of this file's own fragments, chosen by field and comparison.
  *
  * Semantics (docs/segments.md): text compares without regard to case; a negative
- * comparison (not_equal, not_contains, not_in, not_set) is exactly "not the positive one",
+ * comparison (not_equal, not_contains, doesnt_start_with, doesnt_end_with, not_in,
+ * not_between, not_set) is exactly "not the positive one",
  * so an organisation without a value matches `industry not_equal Retail`; a field with
  * several values per organisation (tag, url, referrer, multi-select) matches when any of
  * them does, and its negative when none does.
@@ -23,7 +24,10 @@ export interface Scope {
 const NEGATIVE: Partial<Record<Comparison, Comparison>> = {
   not_equal: 'equal',
   not_contains: 'contains',
+  doesnt_start_with: 'starts_with',
+  doesnt_end_with: 'ends_with',
   not_in: 'in',
+  not_between: 'between',
   not_set: 'set',
 };
 
@@ -31,6 +35,7 @@ type Sql = RawBuilder<unknown>;
 
 // PostgreSQL's timestamps end at 4713 BC, so `now() - 100000 years` is an error; every date
 // stored is after 4,000 years ago anyway, so a longer span gives the same answer capped.
+// (The largest amount of any other unit is a span of far less.)
 const LONGEST_AGO: Partial<Record<Unit, number>> = { years: 4_000, months: 48_000 };
 
 /** `SELECT o.id FROM organisations o … WHERE <filters>`: the matching organisations' ids. */
@@ -164,6 +169,12 @@ class Compiler {
         return sql`SELECT s.organisation_id FROM sessions s
           WHERE s.workspace_id = ${workspaceId} AND s.organisation_id IS NOT NULL
             ${only('s.organisation_id')} AND ${test(sql`s.referrer`)}`;
+      case 'source':
+        // By sessions_source_idx (workspace_id, source, organisation_id): equal, in and
+        // starts_with are index range scans that never visit the table (predicate below).
+        return sql`SELECT s.organisation_id FROM sessions s
+          WHERE s.workspace_id = ${workspaceId} AND s.organisation_id IS NOT NULL
+            ${only('s.organisation_id')} AND ${test(sql`s.source`)}`;
       case 'url':
         if (organisationIds) {
           // A few organisations: look into their sessions' events by index, session by
@@ -189,6 +200,20 @@ function predicate(field: FieldSpec, comparison: Comparison, condition: Conditio
   const value = condition.value as Scalar;
   const list = condition.value as Scalar[];
   if (comparison === 'set') return field.kind === 'text' ? sql`${x} <> ''` : sql`${x} IS NOT NULL`;
+  const bounds = condition.value as [Scalar, Scalar];
+  if (field.lowerCase) {
+    // The stored values are lower case already (JavaScript's toLowerCase, as here): the
+    // column stays bare, so its index serves whole values and prefixes.
+    const lower = (item: Scalar) => String(item).toLowerCase();
+    switch (comparison) {
+      case 'equal':
+        return sql`${x} = ${lower(value)}`;
+      case 'in':
+        return sql`${x} = ANY(${list.map(lower)}::text[])`;
+      case 'starts_with':
+        return sql`${x} LIKE ${likeStarting(lower(value))}`;
+    }
+  }
   switch (field.kind) {
     case 'text':
       switch (comparison) {
@@ -214,6 +239,12 @@ function predicate(field: FieldSpec, comparison: Comparison, condition: Conditio
           return sql`${x} > ${value}::numeric`;
         case 'less_than':
           return sql`${x} < ${value}::numeric`;
+        case 'greater_than_or_equal':
+          return sql`${x} >= ${value}::numeric`;
+        case 'less_than_or_equal':
+          return sql`${x} <= ${value}::numeric`;
+        case 'between':
+          return sql`${x} BETWEEN ${bounds[0]}::numeric AND ${bounds[1]}::numeric`;
       }
       break;
     case 'date': {
@@ -226,10 +257,21 @@ function predicate(field: FieldSpec, comparison: Comparison, condition: Conditio
       switch (comparison) {
         case 'equal':
           return sql`(${x} >= ${start(value)}::timestamptz AND ${x} < ${end(value)})`;
+        case 'in':
+          return sql`EXISTS (SELECT 1 FROM unnest(${list}::date[]) AS d(day)
+            WHERE ${x} >= (d.day::timestamp AT TIME ZONE 'UTC')
+              AND ${x} < ((d.day + 1)::timestamp AT TIME ZONE 'UTC'))`;
         case 'greater_than':
           return sql`${x} >= ${end(value)}`;
+        case 'greater_than_or_equal':
+          return sql`${x} >= ${start(value)}::timestamptz`;
         case 'less_than':
           return sql`${x} < ${start(value)}::timestamptz`;
+        case 'less_than_or_equal':
+          return sql`${x} < ${end(value)}`;
+        case 'between':
+          // Whole days at both ends: from the low day's start to the high day's end.
+          return sql`(${x} >= ${start(bounds[0])}::timestamptz AND ${x} < ${end(bounds[1])})`;
         case 'less_than_x_units_ago':
           return sql`${x} > ${ago}`;
         case 'more_than_x_units_ago':

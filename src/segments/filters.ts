@@ -18,11 +18,17 @@ export const COMPARISONS = [
   'contains',
   'not_contains',
   'starts_with',
+  'doesnt_start_with',
   'ends_with',
+  'doesnt_end_with',
   'in',
   'not_in',
   'greater_than',
+  'greater_than_or_equal',
   'less_than',
+  'less_than_or_equal',
+  'between',
+  'not_between',
   'less_than_x_units_ago',
   'more_than_x_units_ago',
   'set',
@@ -32,8 +38,17 @@ export const COMPARISONS = [
 ] as const;
 export type Comparison = (typeof COMPARISONS)[number];
 
-export const UNITS = ['minutes', 'hours', 'days', 'weeks', 'months', 'years'] as const;
+export const UNITS = ['seconds', 'minutes', 'hours', 'days', 'weeks', 'months', 'years'] as const;
 export type Unit = (typeof UNITS)[number];
+
+/** The units a filter may name: each in the singular and the plural (contract §13). */
+export const UNIT_NAMES: readonly string[] = UNITS.flatMap((unit) => [unit.slice(0, -1), unit]);
+
+/** A unit as a client wrote it, spelled out in the plural; undefined when it is none. */
+export const unitNamed = (name: unknown): Unit | undefined =>
+  typeof name === 'string' && UNIT_NAMES.includes(name)
+    ? (UNITS.find((unit) => unit === name || unit === `${name}s`) as Unit)
+    : undefined;
 
 export type Kind = 'text' | 'number' | 'date' | 'boolean';
 
@@ -51,6 +66,8 @@ export interface FieldSpec {
   options?: string[];
   /** A custom field deleted since the filter was saved: no organisation has a value of it. */
   missing?: boolean;
+  /** Its values are stored in lower case, so whole-value and prefix tests can use an index. */
+  lowerCase?: boolean;
 }
 
 const builtIn = (
@@ -80,6 +97,8 @@ export const BUILT_IN_FIELDS: readonly FieldSpec[] = [
   builtIn('time_on_site', 'number'),
   builtIn('url', 'text', true),
   builtIn('referrer', 'text', true),
+  // Every session has one (`direct` at least), so set/not_set would say nothing.
+  { ...builtIn('source', 'text', true, false), lowerCase: true },
 ];
 
 /** The part of a custom field definition that decides how it is filtered. */
@@ -121,16 +140,35 @@ const VALUE_COMPARISONS: Record<Kind, readonly Comparison[]> = {
     'contains',
     'not_contains',
     'starts_with',
+    'doesnt_start_with',
     'ends_with',
+    'doesnt_end_with',
     'in',
     'not_in',
   ],
-  number: ['equal', 'not_equal', 'greater_than', 'less_than', 'in', 'not_in'],
+  number: [
+    'equal',
+    'not_equal',
+    'greater_than',
+    'greater_than_or_equal',
+    'less_than',
+    'less_than_or_equal',
+    'between',
+    'not_between',
+    'in',
+    'not_in',
+  ],
   date: [
     'equal',
     'not_equal',
     'greater_than',
+    'greater_than_or_equal',
     'less_than',
+    'less_than_or_equal',
+    'between',
+    'not_between',
+    'in',
+    'not_in',
     'less_than_x_units_ago',
     'more_than_x_units_ago',
   ],
@@ -151,7 +189,10 @@ export interface Condition {
   type: 'condition';
   field: FieldSpec;
   comparison: Comparison;
-  /** A text, number or day (YYYY-MM-DD) for one-value comparisons; a list for in/not_in. */
+  /**
+   * A text, number or day (YYYY-MM-DD) for one-value comparisons; a list for in/not_in;
+   * `[low, high]` (low ≤ high) for between/not_between.
+   */
   value: Scalar | Scalar[] | null;
   /** For the *_x_units_ago comparisons. */
   unit: Unit;
@@ -182,13 +223,39 @@ const filtersDescription =
   'A group of conditions joined by AND or OR; groups nest. Fields, comparisons and value types: docs/segments.md.';
 
 /** Filters in a request body: only the outline here, `checkFilters` gives precise 422s. */
-export const FiltersInput = Type.Object(filtersShape, { description: filtersDescription });
+export const FiltersInput = Type.Object(filtersShape, {
+  description: `${filtersDescription} Conditions as in the SegmentFilters schema.`,
+});
+
+const literals = (values: readonly string[]) => values.map((value) => Type.Literal(value));
+
+/** One condition, for the OpenAPI document: the comparisons and units spelled out. */
+const ConditionSchema = Type.Object({
+  field: Type.String({ description: 'A built-in field (docs/segments.md) or a custom field key' }),
+  comparison: Type.Union(literals(COMPARISONS)),
+  value: Type.Optional(
+    Type.Unknown({
+      description:
+        'Text, number or YYYY-MM-DD date; a list for in/not_in; [low, high] (inclusive) for between/not_between; none for set/not_set/is_true/is_false',
+    }),
+  ),
+  unit: Type.Optional(
+    Type.Union([...literals(UNIT_NAMES), Type.Null()], {
+      description: 'For *_x_units_ago, default days; singular or plural, stored in the plural',
+    }),
+  ),
+});
 
 /** Filters in an answer (a shared schema of the OpenAPI document). */
-export const FiltersSchema = Type.Object(filtersShape, {
-  $id: 'SegmentFilters',
-  description: filtersDescription,
-});
+export const FiltersSchema = Type.Object(
+  {
+    operator: Type.Union(literals(['AND', 'OR'])),
+    conditions: Type.Array(Type.Union([ConditionSchema, Type.Ref('SegmentFilters')]), {
+      description: 'Conditions and nested groups',
+    }),
+  },
+  { $id: 'SegmentFilters', description: filtersDescription },
+);
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -296,11 +363,12 @@ export function checkFilters(
         fail(`${path}.unit`, 'A unit applies only to the *_x_units_ago comparisons.');
         return null;
       }
-      if (!UNITS.includes(raw.unit as Unit)) {
-        fail(`${path}.unit`, `The unit must be one of: ${UNITS.join(', ')}.`);
+      const named = unitNamed(raw.unit);
+      if (!named) {
+        fail(`${path}.unit`, `The unit must be one of: ${UNIT_NAMES.join(', ')}.`);
         return null;
       }
-      unit = raw.unit as Unit;
+      unit = named;
     }
     const value = checkValue(
       stored ? { ...field, options: undefined } : field,
@@ -350,6 +418,24 @@ function checkValue(field: FieldSpec, comparison: Comparison, value: unknown): C
       items.push(checked.value as Scalar);
     }
     return { value: items };
+  }
+  if (comparison === 'between' || comparison === 'not_between') {
+    const what = field.kind === 'date' ? 'dates as YYYY-MM-DD' : 'numbers';
+    if (!Array.isArray(value) || value.length !== 2) {
+      return { problem: `The value must be a list of two ${what}: [low, high].` };
+    }
+    const bounds: Scalar[] = [];
+    for (const [index, item] of value.entries()) {
+      const checked = checkScalar(field, comparison, item);
+      if ('problem' in checked) {
+        return { problem: `The ${index === 0 ? 'low' : 'high'} end: ${checked.problem}` };
+      }
+      bounds.push(checked.value as Scalar);
+    }
+    // Days as YYYY-MM-DD order as text does.
+    const [low, high] = bounds as [Scalar, Scalar];
+    if (low > high) return { problem: 'The low end must not be greater than the high end.' };
+    return { value: bounds };
   }
   return checkScalar(field, comparison, value);
 }
