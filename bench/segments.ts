@@ -9,8 +9,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { loadKeys } from '../src/auth/keys.js';
-import { createOperator } from '../src/auth/operators.js';
 import { Tokens } from '../src/auth/tokens.js';
+import { createUser } from '../src/auth/users.js';
 import { loadConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrate.js';
@@ -38,7 +38,7 @@ const app = await buildApp({ config, db, keys, tokens });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-const operator = await createOperator(db, 'bench@example.com');
+const operator = await createUser(db, 'bench@example.com');
 const { token } = await tokens.issue(operator.id, 'bench', null);
 
 async function call(method: string, url: string, body?: unknown) {

@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { buildApp } from '../src/app.js';
 import { loadKeys } from '../src/auth/keys.js';
-import { createOperator } from '../src/auth/operators.js';
 import { Tokens } from '../src/auth/tokens.js';
+import { createUser } from '../src/auth/users.js';
 import { loadConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrate.js';
@@ -25,7 +25,7 @@ const database = connect(databaseUrl, 20);
 await migrate(database.db);
 // Loopback visitors belong to one organisation, so the whole resolver path runs.
 await upsertIpRanges(database.db, [{ network: '127.0.0.0/8', domain: 'acme.com', name: 'Acme' }]);
-const operator = await createOperator(database.db, 'bench@example.com');
+const operator = await createUser(database.db, 'bench@example.com');
 const workspace = await createWorkspace(database.db, operator.id, {
   name: 'bench',
   url: 'https://www.acme-analytics.example', // the host the load's pages are on

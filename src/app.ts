@@ -1,16 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
+import { checkRouteListed, enforceRoles } from './accounts/permissions.js';
+import { accountRoutes, inviteRoutes } from './accounts/routes.js';
+import { authenticate } from './auth/authenticate.js';
+import { authRoutes } from './auth/routes.js';
 import { contactRoutes } from './contacts/routes.js';
 import { Contact } from './contacts/schemas.js';
 import { customFieldRoutes } from './custom-fields/routes.js';
 import { CustomField } from './custom-fields/schemas.js';
 import type { Api, AppDeps } from './http/api.js';
-import { bearerAuth } from './http/auth.js';
 import { clientNetwork } from './http/client-address.js';
 import {
   clientErrorHandler,
@@ -26,6 +30,7 @@ import { validatorCompiler } from './http/validation.js';
 import { createCollector } from './ingest/collector.js';
 import { collectorRoutes } from './ingest/routes.js';
 import { scheduleJobs } from './jobs.js';
+import { createMailer } from './mail/transport.js';
 import { organisationRoutes } from './organisations/routes.js';
 import { Organisation } from './organisations/schemas.js';
 import { FiltersSchema } from './segments/filters.js';
@@ -47,7 +52,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      redact: ['req.headers.authorization'],
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-footfall-csrf"]'],
       // No client address in the log: raw IPs are never stored, logs included.
       serializers: {
         req: (request) => ({ id: request.id, method: request.method, url: request.url }),
@@ -70,6 +75,8 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('identity', null);
+  app.decorateRequest('role', null);
+  await app.register(cookie);
   app.addHook('onRequest', async (request, reply) => {
     // Keep a caller's own request id when it is sane, so its logs and ours line up.
     const given = request.headers['x-request-id'];
@@ -117,13 +124,18 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
         version: '1.0.0',
         description:
           'Which organisations visit your website and what they do there. ' +
-          'Every /v1 and /radar route needs `Authorization: Bearer <personal access token>`. ' +
+          'Every /v1 and /radar route needs `Authorization: Bearer <personal access token>`, ' +
+          'or the dashboard session cookie with `X-Footfall-CSRF` on writes. ' +
           'IP geolocation by DB-IP (https://db-ip.com), CC BY 4.0.',
       },
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          // The dashboard's browser session (contract §12); writes also send X-Footfall-CSRF.
+          cookieAuth: { type: 'apiKey', in: 'cookie', name: 'footfall_session' },
+        },
       },
-      security: [{ bearerAuth: [] }],
+      security: [{ bearerAuth: [] }, { cookieAuth: [] }],
     },
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, index) =>
@@ -165,19 +177,32 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
   scheduleJobs(app, deps, collector.metrics.registry);
   trackerRoutes(app, deps);
 
+  const mailer = deps.mailer ?? createMailer(config);
+  if (mailer && !deps.mailer) app.addHook('onClose', async () => mailer.close());
+  await app.register(async (browser) => {
+    authRoutes(browser, deps);
+    inviteRoutes(browser, deps);
+  });
+
   await app.register(async (api) => {
-    api.addHook('onRequest', bearerAuth(deps.tokens));
+    api.addHook('onRoute', checkRouteListed);
+    api.addHook('onRequest', authenticate(deps));
     await api.register(rateLimit, {
       max: config.rateLimitPerMinute,
       timeWindow: 60_000,
       hook: 'preValidation',
-      keyGenerator: (request) => request.identity?.tokenId ?? clientNetwork(request),
+      keyGenerator: (request) =>
+        request.identity?.tokenId ??
+        (request.identity ? `user:${request.identity.userId}` : clientNetwork(request)),
       errorResponseBuilder: (_request, context) =>
         new HttpError(
           429,
           `Rate limit of ${context.max} requests per minute reached; retry in ${context.after}.`,
         ),
     });
+    // After the rate limit: a member's role is judged before the request's content is.
+    api.addHook('preValidation', enforceRoles(deps.db));
+    accountRoutes(api, deps, mailer);
     workspaceRoutes(api, deps);
     customFieldRoutes(api, deps);
     segmentRoutes(api, deps);

@@ -41,6 +41,10 @@ export interface Config {
   metricsToken: string | null;
   /** Longest statement on the server's pool, in ms; 0 means no limit. */
   statementTimeoutMs: number;
+  /** `smtp://` or `smtps://` server for invites and alerts; null: links are shown, not mailed. */
+  smtpUrl: string | null;
+  /** The From of every e-mail. */
+  smtpFrom: string;
 }
 
 /** A setting with a bad value; start-up stops with this message. */
@@ -93,17 +97,19 @@ function oneOf<T extends string>(env: Env, name: string, values: readonly T[], f
   return raw as T;
 }
 
-function absoluteUrl(env: Env, name: string, protocols: string[]): string | null {
+/** An absolute URL setting; `secret` ones (credentials inside) are never echoed in errors. */
+function absoluteUrl(env: Env, name: string, protocols: string[], secret = false): string | null {
   const raw = text(env, name);
   if (raw === undefined) return null;
+  const shown = secret ? 'the value' : `"${raw}"`;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(name, `"${raw}" is not an absolute URL`);
+    throw new ConfigError(name, `${shown} is not an absolute URL`);
   }
   if (!protocols.includes(url.protocol)) {
-    throw new ConfigError(name, `"${raw}" must use ${protocols.join(' or ')}`);
+    throw new ConfigError(name, `${shown} must use ${protocols.join(' or ')}`);
   }
   return raw;
 }
@@ -191,5 +197,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     retentionDays: integer(env, 'RETENTION_DAYS', 0, 0, 36_500),
     metricsToken,
     statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT_MS', 30_000, 0, 86_400_000),
+    smtpUrl: absoluteUrl(env, 'SMTP_URL', ['smtp:', 'smtps:'], true),
+    smtpFrom: text(env, 'SMTP_FROM') ?? 'Footfall <footfall@localhost>',
   };
+}
+
+/** Where people reach this server: PUBLIC_URL, else this machine on PORT (for links in logs). */
+export function publicOrigin(config: Config): string {
+  return config.publicUrl ?? `http://localhost:${config.port}`;
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createOperator, findOperatorByEmail } from './auth/operators.js';
+import { createUser, findUserByEmail } from './auth/users.js';
 import type { Tokens } from './auth/tokens.js';
 import type { Database } from './db/schema.js';
 import { inTransaction } from './db/transaction.js';
@@ -114,8 +114,8 @@ export async function createDemo(
 ): Promise<DemoResult> {
   const r = random(20261121);
   const operator =
-    (await findOperatorByEmail(db, options.email)) ??
-    (await createOperator(db, options.email, 'Demo'));
+    (await findUserByEmail(db, options.email)) ??
+    (await createUser(db, options.email, 'Demo'));
   const workspace = await createWorkspace(db, operator.id, {
     name: 'Demo: Acme Analytics',
     url: SITE,

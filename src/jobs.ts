@@ -1,10 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
+import { removeExpiredInvites } from './accounts/invites.js';
+import { removeExpiredSignIns } from './auth/cleanup.js';
 import { runPeriodically } from './db/periodic.js';
 import type { Api, AppDeps } from './http/api.js';
 import { runRetentionIfDue } from './privacy/retention.js';
 import { runSegmentWorker } from './segments/worker.js';
 import { startDeliveryWorker } from './webhooks/worker.js';
+import { purgeDeletedWorkspace } from './workspaces/purge.js';
 
 interface Stoppable {
   stop(): Promise<void>;
@@ -69,6 +72,24 @@ export function backgroundJobs(
           },
           stopping,
         ),
+    },
+    {
+      name: 'workspace-purge',
+      everyMs: 2_000,
+      run: async (stopping) => {
+        const removed = await purgeDeletedWorkspace(db, stopping);
+        if (removed > 0)
+          log.info(`workspace-purge: removed ${removed} rows of a deleted workspace`);
+      },
+    },
+    {
+      name: 'expired-sign-ins',
+      everyMs: 3_600_000,
+      atStart: true,
+      run: async () => {
+        await removeExpiredSignIns(db);
+        await removeExpiredInvites(db);
+      },
     },
     ...(config.retentionDays > 0
       ? [

@@ -1,12 +1,15 @@
 import { Presets, SingleBar } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadKeys } from './auth/keys.js';
-import { createOperator, findOperatorByEmail } from './auth/operators.js';
-import { isUuid, parseDuration, Tokens } from './auth/tokens.js';
-import { type Config, ConfigError, loadConfig } from './config.js';
+import { createLink, dropSetupLinks } from './auth/links.js';
+import { passwordProblem } from './auth/passwords.js';
+import { parseDuration, Tokens } from './auth/tokens.js';
+import { createUser, findUserByEmail, setPassword } from './auth/users.js';
+import { type Config, ConfigError, loadConfig, publicOrigin } from './config.js';
 import { type Db, openDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
 import { createDemo } from './demo.js';
+import { isUuid } from './http/validation.js';
 import { importCompanies } from './identify/import-companies.js';
 import { type ImportSummary, importIpRangesCsv } from './identify/import-ip-ranges.js';
 import { installRangeFile } from './identify/ip-range-files.js';
@@ -32,14 +35,27 @@ async function withDatabase<T>(config: Config, work: (database: Db) => Promise<T
   }
 }
 
-async function operatorOrFail(database: Db, email: string) {
-  const operator = await findOperatorByEmail(database.db, email);
-  if (!operator) {
+async function userOrFail(database: Db, email: string) {
+  const user = await findUserByEmail(database.db, email);
+  if (!user) {
     throw new Error(
-      `No operator with the email ${email}; create one with: npx --no footfall users create --email ${email}`,
+      `No user with the email ${email}; create one with: npx --no footfall users create --email ${email}`,
     );
   }
-  return operator;
+  return user;
+}
+
+/** A password piped in (`--password-stdin`): all of stdin without its final line break. */
+async function passwordFromStdin(): Promise<string> {
+  if (process.stdin.isTTY) {
+    throw new Error('Pipe the password in, e.g.: printf %s "$PASSWORD" | npx --no footfall ...');
+  }
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  const password = text.replace(/\r?\n$/, '');
+  const problem = passwordProblem(password);
+  if (problem) throw new Error(problem);
+  return password;
 }
 
 function durationOption(value: string): number {
@@ -73,16 +89,41 @@ export function cli(config: () => Config): Command {
       }
     });
 
-  const users = program.command('users').description('operator accounts');
+  const users = program.command('users').description('user accounts');
   users
     .command('create')
-    .description('create an operator; prints its uuid')
-    .requiredOption('--email <email>', 'the operator’s email address')
+    .description('create a user; prints its uuid')
+    .requiredOption('--email <email>', 'the user’s email address')
     .option('--name <name>', 'display name', '')
-    .action((options: { email: string; name: string }) =>
+    .option('--password-stdin', 'read a password for browser sign-in from stdin')
+    .action((options: { email: string; name: string; passwordStdin?: boolean }) =>
       withDatabase(config(), async (database) => {
-        const operator = await createOperator(database.db, options.email, options.name);
-        console.log(operator.id);
+        const password = options.passwordStdin ? await passwordFromStdin() : undefined;
+        const user = await createUser(database.db, options.email, options.name, password);
+        await dropSetupLinks(database.db);
+        console.log(user.id);
+      }),
+    );
+  users
+    .command('set-password')
+    .description("set a user's password from stdin; their browser sessions end")
+    .requiredOption('--email <email>', 'the user')
+    .action((options: { email: string }) =>
+      withDatabase(config(), async (database) => {
+        const user = await userOrFail(database, options.email);
+        await setPassword(database.db, user.id, await passwordFromStdin());
+        console.log('password set');
+      }),
+    );
+  users
+    .command('reset-link')
+    .description('print a one-time link (valid 24 hours) to choose a new password')
+    .requiredOption('--email <email>', 'the user')
+    .action((options: { email: string }) =>
+      withDatabase(config(), async (database) => {
+        const user = await userOrFail(database, options.email);
+        const secret = await createLink(database.db, 'reset', user.id);
+        console.log(`${publicOrigin(config())}/reset/${secret}`);
       }),
     );
 
@@ -90,7 +131,7 @@ export function cli(config: () => Config): Command {
   tokens
     .command('create')
     .description('create a personal access token; prints only the token')
-    .requiredOption('--email <email>', 'the operator the token acts for')
+    .requiredOption('--email <email>', 'the user the token acts for')
     .option('--name <name>', 'what the token is for', '')
     .option(
       '--expires-in <duration>',
@@ -99,11 +140,11 @@ export function cli(config: () => Config): Command {
     )
     .action((options: { email: string; name: string; expiresIn?: number }) =>
       withDatabase(config(), async (database) => {
-        const operator = await operatorOrFail(database, options.email);
+        const user = await userOrFail(database, options.email);
         const keys = await loadKeys(config());
         const expiresAt = options.expiresIn ? new Date(Date.now() + options.expiresIn) : null;
         const issued = await new Tokens(database.db, keys.tokenSigning).issue(
-          operator.id,
+          user.id,
           options.name,
           expiresAt,
         );
@@ -125,13 +166,13 @@ export function cli(config: () => Config): Command {
     );
   tokens
     .command('list')
-    .description("list an operator's tokens (ids, names, expiry, revocation)")
-    .requiredOption('--email <email>', 'the operator')
+    .description("list a user's tokens (ids, names, expiry, revocation)")
+    .requiredOption('--email <email>', 'the user')
     .action((options: { email: string }) =>
       withDatabase(config(), async (database) => {
-        const operator = await operatorOrFail(database, options.email);
+        const user = await userOrFail(database, options.email);
         const keys = await loadKeys(config());
-        const rows = await new Tokens(database.db, keys.tokenSigning).list(operator.id);
+        const rows = await new Tokens(database.db, keys.tokenSigning).list(user.id);
         console.log(JSON.stringify(rows, null, 2));
       }),
     );
@@ -140,15 +181,15 @@ export function cli(config: () => Config): Command {
   workspaces
     .command('create')
     .description('create a workspace; prints it as JSON, as the API shows it')
-    .requiredOption('--email <email>', 'the operator who owns it')
+    .requiredOption('--email <email>', 'the user who owns it')
     .requiredOption('--url <url>', 'the tracked site, e.g. https://example.com')
     .option('--name <name>', 'display name (default: the site’s host)')
     .action((options: { email: string; url: string; name?: string }) =>
       withDatabase(config(), async (database) => {
         const settings = config();
-        const operator = await operatorOrFail(database, options.email);
+        const user = await userOrFail(database, options.email);
         const url = parseSiteUrl(options.url);
-        const row = await createWorkspace(database.db, operator.id, {
+        const row = await createWorkspace(database.db, user.id, {
           url,
           name: options.name?.trim() || defaultWorkspaceName(url),
           usageLimit: settings.defaultUsageLimit,
@@ -175,7 +216,7 @@ export function cli(config: () => Config): Command {
       },
       30,
     )
-    .option('--email <email>', 'the operator who owns it (made if missing)', 'demo@example.com')
+    .option('--email <email>', 'the user who owns it (made if missing)', 'demo@example.com')
     .action((options: { days: number; email: string }) =>
       withDatabase(config(), async (database) => {
         const settings = config();

@@ -1,8 +1,9 @@
 import { buildApp } from './app.js';
 import { loadKeys } from './auth/keys.js';
-import { countOperators } from './auth/operators.js';
+import { createLink } from './auth/links.js';
 import { Tokens } from './auth/tokens.js';
-import type { Config } from './config.js';
+import { countUsers } from './auth/users.js';
+import { type Config, publicOrigin } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
 import { defaultAsnDatabases, networkTable } from './identify/network-owner.js';
@@ -43,13 +44,17 @@ export async function serve(config: Config): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
-  if ((await countOperators(database.db)) === 0) {
+  if ((await countUsers(database.db)) === 0) {
+    // A one-time link (kept only as a hash): whoever reads this log creates the first account.
+    const secret = await createLink(database.db, 'setup', null);
     say(
-      'No operator account yet. Create one and an access token (the server can keep running):\n' +
-        '  npx --no footfall users create --email you@example.com\n' +
+      `No account yet. Open this one-time link to create the first one (valid 24 hours):\n` +
+        `  ${publicOrigin(config)}/setup/${secret}\n` +
+        'or, from a shell (the server can keep running):\n' +
+        '  npx --no footfall users create --email you@example.com --password-stdin\n' +
         '  npx --no footfall tokens create --email you@example.com\n' +
         'then call the API with: curl -H "Authorization: Bearer <token>" ' +
-        `http://localhost:${config.port}/v1/workspaces  (reference: /docs)`,
+        `${publicOrigin(config)}/v1/workspaces  (reference: /docs)`,
     );
   }
 }

@@ -50,6 +50,7 @@ const HOSTILE_TEXT: [string, string][] = [
 
 let t: TestApp;
 let token: string;
+let userId: string;
 let workspace: string;
 let organisation: string;
 let segment: string;
@@ -90,7 +91,9 @@ beforeAll(async () => {
     // Webhook URLs resolve to a public address without asking the network.
     { resolve: async () => ['93.184.216.34'] },
   );
-  token = (await t.operator()).token;
+  const caller = await t.operator();
+  token = caller.token;
+  userId = caller.id;
   const api = client(t.url, token);
   const created = await api('POST', '/v1/workspaces', { url: 'https://acme.example' });
   workspace = created.body.data.uuid;
@@ -168,6 +171,20 @@ function baselineBody(method: string, template: string, key: string): unknown {
       excluded_ip_ranges: ['203.0.113.0/24'],
       hostnames: ['acme.example'],
     },
+    'POST /auth/sign-in': { email: 'jo@acme.example', password: 'a password of some length' },
+    'POST /auth/password': { current_password: 'old password 123', password: 'new password 456' },
+    'POST /auth/setup/{secret}': {
+      email: 'jo@acme.example',
+      name: 'Jo',
+      password: 'long enough pw',
+    },
+    'POST /auth/reset/{secret}': { password: 'long enough pw' },
+    'POST /auth/invites/{secret}/accept': { name: 'Jo', password: 'long enough pw' },
+    'POST /v1/workspaces/{workspaceUuid}/users/invite': {
+      email: 'new@acme.example',
+      role: 'admin',
+    },
+    'PATCH /v1/workspaces/{workspaceUuid}/users/{userUuid}': { role: 'admin' },
     'PATCH /radar/operator/v1/webhooks': {
       delivery: {
         webhook_url: 'https://hooks.example/footfall',
@@ -254,6 +271,8 @@ function probesOf(document: Json): Probe[] {
     organisationUuid: organisation,
     segmentUuid: segment,
     trackingScriptId: script,
+    userUuid: userId,
+    secret: 'not-a-real-link-secret',
   };
   for (const [template, item] of Object.entries(document.paths as Record<string, Json>)) {
     for (const [method, operation] of Object.entries(item as Record<string, Json>)) {

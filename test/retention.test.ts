@@ -63,7 +63,7 @@ async function deliveriesFor(workspaceId: string, operatorId: string) {
       .insertInto('webhook_deliveries')
       .values({
         id: randomUUID(),
-        operator_id: operatorId,
+        user_id: operatorId,
         workspace_id: workspaceId,
         event: 'session.ended',
         organisation_id: null,
@@ -113,11 +113,11 @@ describe('retention', () => {
     );
     const operator = (
       await t.database.db
-        .selectFrom('workspaces')
-        .select('operator_id')
-        .where('id', '=', ws)
+        .selectFrom('workspace_members')
+        .select('user_id')
+        .where('workspace_id', '=', ws)
         .executeTakeFirstOrThrow()
-    ).operator_id;
+    ).user_id;
     await deliveriesFor(ws, operator);
     const other = await workspaceWith([[60 * DAY]], now);
     const before = await rows(ws);

@@ -123,7 +123,7 @@ describe('deliveries in flight per user', () => {
       const left = await t.database.db
         .selectFrom('webhook_deliveries')
         .select(['status', 'attempts'])
-        .where('operator_id', '=', hanging.id)
+        .where('user_id', '=', hanging.id)
         .execute();
       expect(left).toHaveLength(41);
       expect(left.filter((row) => row.status !== 'pending' || row.attempts !== 0)).toEqual([]);

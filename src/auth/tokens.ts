@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { decodeJwt, jwtVerify, SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { isUuid } from '../http/validation.js';
 
 const ISSUER = 'footfall';
 
 /** Who a verified token speaks for. */
 export interface TokenIdentity {
-  operatorId: string;
+  userId: string;
   tokenId: string;
 }
 
@@ -27,16 +28,16 @@ export class Tokens {
     private readonly key: Uint8Array,
   ) {}
 
-  async issue(operatorId: string, name: string, expiresAt: Date | null): Promise<IssuedToken> {
+  async issue(userId: string, name: string, expiresAt: Date | null): Promise<IssuedToken> {
     const id = randomUUID();
     await this.db
       .insertInto('access_tokens')
-      .values({ id, operator_id: operatorId, name, expires_at: expiresAt, revoked_at: null })
+      .values({ id, user_id: userId, name, expires_at: expiresAt, revoked_at: null })
       .execute();
     const jwt = new SignJWT({})
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(ISSUER)
-      .setSubject(operatorId)
+      .setSubject(userId)
       .setJti(id)
       .setIssuedAt();
     if (expiresAt) jwt.setExpirationTime(Math.floor(expiresAt.getTime() / 1000));
@@ -57,12 +58,12 @@ export class Tokens {
     if (!claims.sub || !claims.jti || !isUuid(claims.jti)) return null;
     const row = await this.db
       .selectFrom('access_tokens')
-      .select(['operator_id', 'expires_at', 'revoked_at'])
+      .select(['user_id', 'expires_at', 'revoked_at'])
       .where('id', '=', claims.jti)
       .executeTakeFirst();
-    if (!row || row.revoked_at || row.operator_id !== claims.sub) return null;
+    if (!row || row.revoked_at || row.user_id !== claims.sub) return null;
     if (row.expires_at && row.expires_at.getTime() <= Date.now()) return null;
-    return { operatorId: row.operator_id, tokenId: claims.jti };
+    return { userId: row.user_id, tokenId: claims.jti };
   }
 
   /** Revokes by token id (or by the token itself); false when no such live token exists. */
@@ -78,11 +79,11 @@ export class Tokens {
     return result.numUpdatedRows > 0n;
   }
 
-  async list(operatorId: string) {
+  async list(userId: string) {
     return this.db
       .selectFrom('access_tokens')
       .select(['id', 'name', 'created_at', 'expires_at', 'revoked_at'])
-      .where('operator_id', '=', operatorId)
+      .where('user_id', '=', userId)
       .orderBy('created_at')
       .execute();
   }
@@ -95,10 +96,6 @@ function jtiOf(token: string): string | null {
   } catch {
     return null;
   }
-}
-
-export function isUuid(value: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 }
 
 /** Parses `90d`, `12h`, `30m`, `2w`, `1y` into milliseconds. */

@@ -7,6 +7,7 @@ import * as segments from './migrations/0005_segments.js';
 import * as privacy from './migrations/0006_privacy.js';
 import * as workerFailures from './migrations/0007_worker_failures.js';
 import * as identification from './migrations/0008_identification.js';
+import * as accounts from './migrations/0009_accounts.js';
 import * as sessionSource from './migrations/0010_session_source.js';
 import * as stats from './migrations/0011_stats.js';
 import type { Database } from './schema.js';
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0006_privacy': privacy,
   '0007_worker_failures': workerFailures,
   '0008_identification': identification,
+  '0009_accounts': accounts,
   '0010_session_source': sessionSource,
   '0011_stats': stats,
 };

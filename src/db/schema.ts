@@ -2,7 +2,12 @@ import type { ColumnType, Generated } from 'kysely';
 
 /** Row types of every table, for Kysely. Tenant tables key on `workspace_id`. */
 export interface Database {
-  operators: OperatorTable;
+  users: UserTable;
+  workspace_members: WorkspaceMemberTable;
+  browser_sessions: BrowserSessionTable;
+  auth_links: AuthLinkTable;
+  invites: InviteTable;
+  sign_in_failures: SignInFailureTable;
   access_tokens: AccessTokenTable;
   workspaces: WorkspaceTable;
   tracking_scripts: TrackingScriptTable;
@@ -33,16 +38,60 @@ export interface Database {
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
 type Json<T> = ColumnType<T, string, string>;
 
-export interface OperatorTable {
+export interface UserTable {
   id: string;
   email: string;
   name: string;
+  /** argon2id (PHC string); null: no password yet, no browser sign-in. */
+  password_hash: string | null;
+  password_changed_at: Date | null;
   created_at: CreatedAt;
+}
+
+export type Role = 'owner' | 'admin' | 'member';
+
+export interface WorkspaceMemberTable {
+  workspace_id: string;
+  user_id: string;
+  role: Role;
+  created_at: CreatedAt;
+}
+
+export interface BrowserSessionTable {
+  /** SHA-256 of the cookie's secret. */
+  id_hash: Buffer;
+  user_id: string;
+  csrf: string;
+  created_at: CreatedAt;
+  expires_at: Date;
+}
+
+export interface AuthLinkTable {
+  secret_hash: Buffer;
+  kind: 'setup' | 'reset';
+  user_id: string | null;
+  created_at: CreatedAt;
+  expires_at: Date;
+}
+
+export interface InviteTable {
+  secret_hash: Buffer;
+  workspace_id: string;
+  email: string;
+  role: 'admin' | 'member';
+  invited_by: string | null;
+  created_at: CreatedAt;
+  expires_at: Date;
+}
+
+export interface SignInFailureTable {
+  key: Buffer;
+  failed_at: CreatedAt;
 }
 
 export interface AccessTokenTable {
   id: string;
-  operator_id: string;
+  user_id: string;
   name: string;
   created_at: CreatedAt;
   expires_at: Date | null;
@@ -51,7 +100,6 @@ export interface AccessTokenTable {
 
 export interface WorkspaceTable {
   id: string;
-  operator_id: string;
   name: string;
   url: string;
   usage_limit: number;
@@ -64,6 +112,8 @@ export interface WorkspaceTable {
   /** Hosts whose pages may send events; null: the site URL's host and its www. twin. */
   hostnames: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   created_at: CreatedAt;
+  /** Set by DELETE; the purge job removes the rows afterwards. */
+  deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface TrackingScriptTable {
@@ -122,7 +172,7 @@ export interface SegmentTable {
 }
 
 export interface WebhookConfigTable {
-  operator_id: string;
+  user_id: string;
   url: string | null;
   /** AES-256-GCM: iv ‖ tag ‖ ciphertext. */
   secret_encrypted: Buffer;
@@ -246,7 +296,7 @@ export interface VisitorTable {
 
 export interface WebhookDeliveryTable {
   id: string;
-  operator_id: string;
+  user_id: string;
   workspace_id: string;
   event: string;
   organisation_id: string | null;

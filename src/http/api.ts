@@ -6,6 +6,7 @@ import type { Keys } from '../auth/keys.js';
 import type { Tokens } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
+import type { Mailer } from '../mail/transport.js';
 import type { Resolver } from '../webhooks/address-guard.js';
 
 /** The Fastify instance every feature registers its routes on. */
@@ -25,4 +26,6 @@ export interface AppDeps {
   tokens: Tokens;
   /** DNS for the webhook address guard; the system's unless a test gives its own. */
   resolve?: Resolver;
+  /** Sends e-mail; by default through SMTP_URL when it is set. */
+  mailer?: Mailer;
 }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { isUuid } from '../auth/tokens.js';
+import { isUuid } from '../http/validation.js';
 import { clearCustomValue, findCustomField, setCustomValue } from '../custom-fields/store.js';
 import { checkValue, isRequired } from '../custom-fields/values.js';
 import type { Api, AppDeps } from '../http/api.js';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { isUuid } from '../auth/tokens.js';
+import { isUuid } from '../http/validation.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { notFound } from '../http/errors.js';
 import { checkPageWindow, PageSchema, paginate } from '../http/pagination.js';

@@ -24,17 +24,22 @@ const CARRIED_TYPE: Record<Carried, string> = {
   segment_id: 'uuid',
 };
 
-// Who receives a workspace's deliveries: its operator, when delivery is on.
-const recipients = sql`workspaces w
-  JOIN webhook_configs c ON c.operator_id = w.operator_id AND c.url IS NOT NULL`;
+// Who receives a workspace's deliveries: each member with delivery on (contract §12).
+const recipients = sql`workspace_members w
+  JOIN webhook_configs c ON c.user_id = w.user_id AND c.url IS NOT NULL`;
 
-/** The delivery mode of the workspace's operator; null when delivery is off. */
+/**
+ * Which deliveries the workspace's members want: `event` when any member is in event mode
+ * (per-event candidates are then worth making; `enqueue` still gives each member only its
+ * mode's kinds), else `session` when any member has delivery on, else null.
+ */
 export async function deliveryMode(
   db: Kysely<Database>,
   workspaceId: string,
 ): Promise<DeliveryMode | null> {
   const { rows } = await sql<{ mode: DeliveryMode }>`
-    SELECT c.mode FROM ${recipients} WHERE w.id = ${workspaceId}`.execute(db);
+    SELECT c.mode FROM ${recipients} WHERE w.workspace_id = ${workspaceId}
+    ORDER BY c.mode = 'event' DESC LIMIT 1`.execute(db);
   return rows[0]?.mode ?? null;
 }
 
@@ -78,19 +83,19 @@ export function candidateValues(list: Candidate[]): RawBuilder<unknown> {
 
 /**
  * The INSERT (a statement, or a CTE of the caller's statement) of a pending delivery for
- * every candidate whose workspace's operator has delivery on. `candidates` is a query of
+ * every candidate and every member of its workspace with delivery on. `candidates` is a query of
  * (event, workspace_id, organisation_id, session_id, event_id, segment_id). session.ended
- * goes only to operators in session mode, event.tracked only to those in event mode, the
+ * goes only to members in session mode, event.tracked only to those in event mode, the
  * others to both (contract §10). Every delivery is about an organisation.
  */
 export function enqueue(rows: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`
     INSERT INTO webhook_deliveries
-      (id, operator_id, workspace_id, event, organisation_id, session_id, event_id, segment_id)
-    SELECT gen_random_uuid(), w.operator_id, d.workspace_id, d.event, d.organisation_id,
+      (id, user_id, workspace_id, event, organisation_id, session_id, event_id, segment_id)
+    SELECT gen_random_uuid(), w.user_id, d.workspace_id, d.event, d.organisation_id,
            d.session_id, d.event_id, d.segment_id
     FROM (${rows}) d
-    JOIN ${recipients} ON w.id = d.workspace_id
+    JOIN ${recipients} ON w.workspace_id = d.workspace_id
     WHERE d.organisation_id IS NOT NULL
       AND c.mode = CASE d.event WHEN 'session.ended' THEN 'session'
                                 WHEN 'event.tracked' THEN 'event' ELSE c.mode END`;
@@ -98,7 +103,7 @@ export function enqueue(rows: RawBuilder<unknown>): RawBuilder<unknown> {
 
 /**
  * session.ended: sessions idle for `idleSeconds` (judged by their last event) are marked
- * and, when attributed and their operator is in session mode, get one delivery each. One
+ * and, when attributed, each member in session mode gets one delivery for each. One
  * statement, rows claimed with SKIP LOCKED, so several servers never send one twice.
  */
 export async function enqueueEndedSessions(

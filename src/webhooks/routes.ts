@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database } from '../db/schema.js';
 import type { Api, AppDeps } from '../http/api.js';
-import { operatorOf } from '../http/auth.js';
+import { userOf } from '../http/auth.js';
 import { fieldError } from '../http/errors.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses } from '../http/schemas.js';
@@ -55,6 +57,14 @@ const Delivery = Type.Object({
   delivered_at: nullable(Type.String()),
 });
 
+// A deleted workspace's deliveries are gone from the log at once, before the purge.
+const liveWorkspace = (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
+  eb(
+    'workspace_id',
+    'not in',
+    eb.selectFrom('workspaces').select('id').where('deleted_at', 'is not', null),
+  );
+
 export function webhookRoutes(app: Api, deps: AppDeps): void {
   const answer = (config: WebhookConfig | undefined, message: string) => ({
     success: true,
@@ -74,7 +84,7 @@ export function webhookRoutes(app: Api, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const config = await findWebhookConfig(deps.db, deps.keys.encryption, operatorOf(request));
+      const config = await findWebhookConfig(deps.db, deps.keys.encryption, userOf(request));
       return answer(config, config?.url ? 'Webhook delivery is on.' : 'Webhook delivery is off.');
     },
   );
@@ -92,17 +102,19 @@ export function webhookRoutes(app: Api, deps: AppDeps): void {
     async (request) => {
       checkPageWindow(request.query);
       const { page, size } = request.query;
-      const operatorId = operatorOf(request);
+      const userId = userOf(request);
       const [count, rows] = await Promise.all([
         deps.db
           .selectFrom('webhook_deliveries')
           .select((eb) => eb.fn.countAll<number>().as('total'))
-          .where('operator_id', '=', operatorId)
+          .where('user_id', '=', userId)
+          .where(liveWorkspace)
           .executeTakeFirstOrThrow(),
         deps.db
           .selectFrom('webhook_deliveries')
           .selectAll()
-          .where('operator_id', '=', operatorId)
+          .where('user_id', '=', userId)
+          .where(liveWorkspace)
           .orderBy('created_at', 'desc')
           .orderBy('id')
           .offset((page - 1) * size)
@@ -136,12 +148,12 @@ export function webhookRoutes(app: Api, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const operatorId = operatorOf(request);
+      const userId = userOf(request);
       const { webhook_url, webhook_secret, mode } = request.body.delivery;
-      const current = await findWebhookConfig(deps.db, deps.keys.encryption, operatorId);
+      const current = await findWebhookConfig(deps.db, deps.keys.encryption, userId);
       if (webhook_url === null) {
         if (current)
-          await saveWebhookConfig(deps.db, deps.keys.encryption, operatorId, {
+          await saveWebhookConfig(deps.db, deps.keys.encryption, userId, {
             ...current,
             url: null,
           });
@@ -156,7 +168,7 @@ export function webhookRoutes(app: Api, deps: AppDeps): void {
         );
       }
       const config: WebhookConfig = { url, secret, mode: mode ?? current?.mode ?? 'session' };
-      await saveWebhookConfig(deps.db, deps.keys.encryption, operatorId, config);
+      await saveWebhookConfig(deps.db, deps.keys.encryption, userId, config);
       return answer(config, 'Webhook configuration saved.');
     },
   );

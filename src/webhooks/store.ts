@@ -11,12 +11,12 @@ export interface WebhookConfig {
 export async function findWebhookConfig(
   db: Kysely<Database>,
   key: Buffer,
-  operatorId: string,
+  userId: string,
 ): Promise<WebhookConfig | undefined> {
   const row = await db
     .selectFrom('webhook_configs')
     .select(['url', 'secret_encrypted', 'mode'])
-    .where('operator_id', '=', operatorId)
+    .where('user_id', '=', userId)
     .executeTakeFirst();
   if (!row) return undefined;
   return {
@@ -30,7 +30,7 @@ export async function findWebhookConfig(
 export async function saveWebhookConfig(
   db: Kysely<Database>,
   key: Buffer,
-  operatorId: string,
+  userId: string,
   config: WebhookConfig,
 ): Promise<void> {
   const values = {
@@ -41,7 +41,7 @@ export async function saveWebhookConfig(
   };
   await db
     .insertInto('webhook_configs')
-    .values({ operator_id: operatorId, ...values })
-    .onConflict((conflict) => conflict.column('operator_id').doUpdateSet(values))
+    .values({ user_id: userId, ...values })
+    .onConflict((conflict) => conflict.column('user_id').doUpdateSet(values))
     .execute();
 }

@@ -50,7 +50,7 @@ export function startDeliveryWorker(deps: WorkerDeps, pollMs = 500): { stop(): P
   let more = false;
 
   const start = (delivery: Delivery) => {
-    const user = delivery.operator_id;
+    const user = delivery.user_id;
     perUser.set(user, (perUser.get(user) ?? 0) + 1);
     const done = attempt(deps, delivery, stopping.signal)
       .catch((error) => deps.log(`webhook delivery ${delivery.id}: ${(error as Error).message}`))
@@ -119,19 +119,19 @@ async function claim(
   const inFlight = users.map((user) => perUser.get(user) as number);
   const { rows } = await sql<Delivery>`
     WITH busy AS (
-      SELECT * FROM unnest(${users}::uuid[], ${inFlight}::int[]) AS b(operator_id, in_flight)
+      SELECT * FROM unnest(${users}::uuid[], ${inFlight}::int[]) AS b(user_id, in_flight)
     ), candidates AS (
-      SELECT d.id, d.operator_id,
-             row_number() OVER (PARTITION BY d.operator_id ORDER BY d.next_attempt_at, d.id) AS rank
-      FROM (SELECT id, operator_id, next_attempt_at FROM webhook_deliveries
+      SELECT d.id, d.user_id,
+             row_number() OVER (PARTITION BY d.user_id ORDER BY d.next_attempt_at, d.id) AS rank
+      FROM (SELECT id, user_id, next_attempt_at FROM webhook_deliveries
             WHERE status = 'pending' AND next_attempt_at <= now()
-              AND operator_id NOT IN (SELECT operator_id FROM busy WHERE in_flight >= ${PER_USER})
+              AND user_id NOT IN (SELECT user_id FROM busy WHERE in_flight >= ${PER_USER})
             ORDER BY next_attempt_at LIMIT ${CANDIDATES}) d
     )
     UPDATE webhook_deliveries d
     SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ${LEASE_SECONDS})
     FROM (SELECT id FROM webhook_deliveries
-          WHERE id IN (SELECT c.id FROM candidates c LEFT JOIN busy b USING (operator_id)
+          WHERE id IN (SELECT c.id FROM candidates c LEFT JOIN busy b USING (user_id)
                        WHERE c.rank <= ${PER_USER} - coalesce(b.in_flight, 0))
             AND status = 'pending' AND next_attempt_at <= now()
           ORDER BY next_attempt_at LIMIT ${free} FOR UPDATE SKIP LOCKED) due
@@ -159,7 +159,7 @@ async function attempt(deps: WorkerDeps, delivery: Delivery, stopping: AbortSign
   const { db, config } = deps;
   const finish = (values: Updateable<WebhookDeliveryTable>) =>
     db.updateTable('webhook_deliveries').set(values).where('id', '=', delivery.id).execute();
-  const target = await findWebhookConfig(db, deps.encryptionKey, delivery.operator_id);
+  const target = await findWebhookConfig(db, deps.encryptionKey, delivery.user_id);
   if (!target?.url) {
     await finish({ status: 'failed', last_error: 'Webhook delivery was switched off.' });
     return;

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../http/api.js';
-import { operatorOf } from '../http/auth.js';
+import { userOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { findWorkspace, type WorkspaceRow } from './store.js';
 
@@ -10,7 +10,7 @@ export async function requireWorkspace(
   request: FastifyRequest,
   workspaceId: string,
 ): Promise<WorkspaceRow> {
-  const workspace = await findWorkspace(deps.db, operatorOf(request), workspaceId);
+  const workspace = await findWorkspace(deps.db, userOf(request), workspaceId);
   if (!workspace) throw notFound('Workspace not found.');
   return workspace;
 }

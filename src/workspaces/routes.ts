@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, AppDeps } from '../http/api.js';
-import { operatorOf } from '../http/auth.js';
+import { userOf } from '../http/auth.js';
 import { type FieldErrors, fieldError, notFound, unprocessable } from '../http/errors.js';
 import { baseUrl, checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, Message, UuidParams, WorkspaceParams, Wrapped } from '../http/schemas.js';
@@ -12,6 +12,7 @@ import {
   presentTrackerFeatures,
   presentWorkspace,
 } from './present.js';
+import { deleteWorkspace } from './purge.js';
 import {
   CreateWorkspaceBody,
   FiltersBody,
@@ -60,7 +61,7 @@ export function workspaceRoutes(app: Api, deps: AppDeps): void {
       const { page, size } = request.query;
       const { total, rows } = await listWorkspaces(
         deps.db,
-        operatorOf(request),
+        userOf(request),
         (page - 1) * size,
         size,
       );
@@ -81,7 +82,7 @@ export function workspaceRoutes(app: Api, deps: AppDeps): void {
     },
     async (request, reply) => {
       const url = parseSiteUrl(request.body.url);
-      const row = await createWorkspace(deps.db, operatorOf(request), {
+      const row = await createWorkspace(deps.db, userOf(request), {
         url,
         name: request.body.name?.trim() || defaultWorkspaceName(url),
         usageLimit: deps.config.defaultUsageLimit,
@@ -125,6 +126,24 @@ export function workspaceRoutes(app: Api, deps: AppDeps): void {
         row = await requireWorkspace(deps, request, row.id);
       }
       return { success: true, data: presentWorkspace(row, base(request)) };
+    },
+  );
+
+  app.delete(
+    '/v1/workspaces/:uuid',
+    {
+      schema: {
+        tags,
+        summary:
+          'Delete a workspace (owner): gone at once, its tracking script refused; data purged in the background',
+        params: UuidParams,
+        response: { 204: { type: 'null' }, ...errorResponses(401, 403, 404, 429) },
+      },
+    },
+    async (request, reply) => {
+      const row = await requireWorkspace(deps, request, request.params.uuid);
+      await deleteWorkspace(deps.db, row.id);
+      reply.status(204);
     },
   );
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
-import type { Database } from '../db/schema.js';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import type { Database, WorkspaceTable } from '../db/schema.js';
 import { newTrackingScriptId } from './tracking-script.js';
 
 export interface WorkspaceRow {
@@ -45,20 +45,34 @@ function selectWorkspaces(db: Kysely<Database>) {
     ]);
 }
 
+// The workspaces a user is a member of; deleted ones are gone at once.
+const memberOf =
+  (userId: string) => (eb: ExpressionBuilder<Database & { w: WorkspaceTable }, 'w'>) =>
+    eb.and([
+      eb('w.deleted_at', 'is', null),
+      eb.exists(
+        eb
+          .selectFrom('workspace_members as m')
+          .select('m.user_id')
+          .whereRef('m.workspace_id', '=', 'w.id')
+          .where('m.user_id', '=', userId),
+      ),
+    ]);
+
 export async function listWorkspaces(
   db: Kysely<Database>,
-  operatorId: string,
+  userId: string,
   offset: number,
   limit: number,
 ): Promise<{ total: number; rows: WorkspaceRow[] }> {
   const [count, rows] = await Promise.all([
     db
-      .selectFrom('workspaces')
-      .where('operator_id', '=', operatorId)
+      .selectFrom('workspaces as w')
+      .where(memberOf(userId))
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow(),
     selectWorkspaces(db)
-      .where('w.operator_id', '=', operatorId)
+      .where(memberOf(userId))
       .orderBy('w.created_at')
       .orderBy('w.id')
       .offset(offset)
@@ -68,31 +82,33 @@ export async function listWorkspaces(
   return { total: Number(count.total), rows };
 }
 
-/** The operator's workspace, or undefined when it is missing or belongs to someone else. */
+/** The user's workspace, or undefined when it is missing or the user is not a member. */
 export async function findWorkspace(
   db: Kysely<Database>,
-  operatorId: string,
+  userId: string,
   workspaceId: string,
 ): Promise<WorkspaceRow | undefined> {
   return selectWorkspaces(db)
     .where('w.id', '=', workspaceId)
-    .where('w.operator_id', '=', operatorId)
+    .where(memberOf(userId))
     .executeTakeFirst();
 }
 
-/** Whether a workspace exists, whoever owns it (for the operator's CLI). */
+/** Whether a workspace exists, whoever its members are (for the operator's CLI). */
 export async function workspaceExists(db: Kysely<Database>, id: string): Promise<boolean> {
   const row = await db
     .selectFrom('workspaces')
     .select('id')
     .where('id', '=', id)
+    .where('deleted_at', 'is', null)
     .executeTakeFirst();
   return row !== undefined;
 }
 
+/** A new workspace with a tracking script; its creator is its owner. */
 export async function createWorkspace(
   db: Kysely<Database>,
-  operatorId: string,
+  userId: string,
   fields: { name: string; url: string; usageLimit: number },
 ): Promise<WorkspaceRow> {
   const id = randomUUID();
@@ -101,7 +117,6 @@ export async function createWorkspace(
       .insertInto('workspaces')
       .values({
         id,
-        operator_id: operatorId,
         name: fields.name,
         url: fields.url,
         usage_limit: fields.usageLimit,
@@ -111,8 +126,12 @@ export async function createWorkspace(
       .insertInto('tracking_scripts')
       .values({ id: newTrackingScriptId(), workspace_id: id, revoked_at: null })
       .execute();
+    await trx
+      .insertInto('workspace_members')
+      .values({ workspace_id: id, user_id: userId, role: 'owner' })
+      .execute();
   });
-  return (await findWorkspace(db, operatorId, id)) as WorkspaceRow;
+  return (await findWorkspace(db, userId, id)) as WorkspaceRow;
 }
 
 export async function updateUsageLimit(db: Kysely<Database>, id: string, usageLimit: number) {

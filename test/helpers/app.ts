@@ -6,8 +6,8 @@ import pg from 'pg';
 import { expect, inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadKeys } from '../../src/auth/keys.js';
-import { createOperator } from '../../src/auth/operators.js';
 import { Tokens } from '../../src/auth/tokens.js';
+import { createUser } from '../../src/auth/users.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { connect, type Db } from '../../src/db/connect.js';
 import { migrate } from '../../src/db/migrate.js';
@@ -40,7 +40,7 @@ export interface TestApp {
   app: Api;
   deps: AppDeps;
   database: Db;
-  /** Makes an operator and returns a token for it. */
+  /** Makes a user and returns a token for it. */
   operator(email?: string): Promise<{ id: string; token: string }>;
   close(): Promise<void>;
 }
@@ -75,7 +75,7 @@ export async function startTestApp(
     deps,
     database,
     async operator(email = `operator${++operators}@example.com`) {
-      const operator = await createOperator(database.db, email);
+      const operator = await createUser(database.db, email);
       const issued = await tokens.issue(operator.id, 'test', null);
       return { id: operator.id, token: issued.token };
     },

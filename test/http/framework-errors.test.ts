@@ -139,7 +139,7 @@ describe('methods a path does not take', () => {
   it('are 405 with Allow; unknown paths stay 404', async () => {
     const cases: [string, string, string[]][] = [
       ['DELETE', '/v1/workspaces', ['GET', 'HEAD', 'POST']],
-      ['PUT', `/v1/workspaces/${ws}`, ['GET', 'HEAD', 'PATCH']],
+      ['PUT', `/v1/workspaces/${ws}`, ['DELETE', 'GET', 'HEAD', 'PATCH']],
       ['POST', `/v1/workspaces/${ws}/sessions`, ['GET', 'HEAD']],
       // GET /t/{file} is the script's route, which /t/collect fits too.
       ['PUT', '/t/collect', ['GET', 'HEAD', 'POST']],

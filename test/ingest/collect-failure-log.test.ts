@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadKeys } from '../../src/auth/keys.js';
-import { createOperator } from '../../src/auth/operators.js';
+import { createUser } from '../../src/auth/users.js';
 import { Tokens } from '../../src/auth/tokens.js';
 import { loadConfig } from '../../src/config.js';
 import { connect, type Db } from '../../src/db/connect.js';
@@ -49,7 +49,7 @@ beforeAll(async () => {
   await waitUntilReady(base, output);
 
   db = connect(database.url);
-  const operator = await createOperator(db.db, 'ops@example.com');
+  const operator = await createUser(db.db, 'ops@example.com');
   const tokens = new Tokens(db.db, (await loadKeys(loadConfig(env))).tokenSigning);
   const { token } = await tokens.issue(operator.id, 'test', null);
   const answer = await client(base, token)('POST', '/v1/workspaces', { url: SITE });
