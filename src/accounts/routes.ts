@@ -218,8 +218,12 @@ export function inviteRoutes(app: Api, deps: AppDeps): void {
         summary:
           'Join through an invite: signed in as the invited address, or with {name, password} to create the account (or the existing account’s password)',
         params: Type.Object({ secret: Type.String({ maxLength: 128 }) }),
-        body: Type.Optional(AcceptBody),
+        body: AcceptBody,
         response: { 204: { type: 'null' }, ...errorResponses(400, 401, 403, 404, 415, 422) },
+      },
+      // Signed in as the invitee, the page posts no body at all.
+      preValidation: async (request) => {
+        request.body ??= {};
       },
     },
     async (request, reply) => {
@@ -227,7 +231,7 @@ export function inviteRoutes(app: Api, deps: AppDeps): void {
       const invite = await findInvite(deps.db, secret);
       if (!invite) throw notFound('This invite link has been used or has expired.');
       const session = await cookieSession(request, reply, deps);
-      const body = request.body ?? {};
+      const body = request.body;
       let userId: string;
       let signInNow = false;
       if (session) {
