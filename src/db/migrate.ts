@@ -28,16 +28,18 @@ const migrations: Record<string, Migration> = {
 };
 
 /**
- * Applies pending migrations (Kysely takes a lock, so concurrent starts are safe), on one
+ * Applies pending migrations (all, or those up to `upTo`, for tests of a migration on old
+ * data; Kysely takes a lock, so concurrent starts are safe), on one
  * connection without the server pool's statement_timeout: rebuilding a large table may
  * take longer than any request should.
  */
-export async function migrate(db: Kysely<Database>): Promise<string[]> {
+export async function migrate(db: Kysely<Database>, upTo?: string): Promise<string[]> {
   const { error, results } = await db.connection().execute(async (connection) => {
     await sql`SET statement_timeout = 0`.execute(connection);
     try {
       const provider = { getMigrations: async () => migrations };
-      return await new Migrator({ db: connection, provider }).migrateToLatest();
+      const migrator = new Migrator({ db: connection, provider });
+      return await (upTo ? migrator.migrateTo(upTo) : migrator.migrateToLatest());
     } finally {
       await sql`RESET statement_timeout`.execute(connection);
     }
