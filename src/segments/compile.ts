@@ -93,7 +93,13 @@ class Compiler {
       const members = this.organisationsWithValue(field, (value) =>
         predicate(field, positive, condition, value),
       );
-      return negate ? sql`o.id NOT IN (${members})` : sql`o.id IN (${members})`;
+      // NOT EXISTS, not NOT IN: PostgreSQL makes it an anti-join, where NOT IN over more
+      // rows than fit in work_mem is a subplan scanned again for every organisation (a
+      // source held by most of a million sessions took minutes; docs/segments.md).
+      return negate
+        ? sql`NOT EXISTS (SELECT 1 FROM (${members}) AS m(organisation_id)
+            WHERE m.organisation_id = o.id)`
+        : sql`o.id IN (${members})`;
     }
     const test = sql`coalesce(${predicate(field, positive, condition, this.value(field))}, false)`;
     return negate ? sql`NOT ${test}` : test;
