@@ -146,3 +146,16 @@ describe('units', () => {
     }
   });
 });
+
+describe('/openapi.json', () => {
+  it('lists the comparisons and units of a filter condition', async () => {
+    const answer = await client(t.url)('GET', '/openapi.json');
+    const text = JSON.stringify(answer.body.components.schemas.SegmentFilters);
+    for (const name of ['doesnt_start_with', 'doesnt_end_with', 'greater_than_or_equal']) {
+      expect(text).toContain(`"${name}"`);
+    }
+    for (const name of ['less_than_or_equal', 'between', 'not_between', '"second"', '"years"']) {
+      expect(text).toContain(name);
+    }
+  });
+});
