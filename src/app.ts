@@ -13,7 +13,7 @@ import { authRoutes } from './auth/routes.js';
 import { contactRoutes } from './contacts/routes.js';
 import { Contact } from './contacts/schemas.js';
 import { customFieldRoutes } from './custom-fields/routes.js';
-import { CustomField } from './custom-fields/schemas.js';
+import { CustomField, CustomFieldValue } from './custom-fields/schemas.js';
 import type { Api, AppDeps } from './http/api.js';
 import { clientNetwork } from './http/client-address.js';
 import {
@@ -106,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     TrackerFeatures,
     PrivacySettings,
     CustomField,
+    CustomFieldValue,
     FiltersSchema,
     Segment,
     SegmentWithFilters,

@@ -166,6 +166,9 @@ function baselineBody(method: string, template: string, key: string): unknown {
     'DELETE /v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/tags': {
       tag_name: 'vip',
     },
+    'PATCH /v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/custom-fields': {
+      custom_fields: { tier: 'gold', employees: 250, renewal: '2027-03-01', new_note: 'hi' },
+    },
     'PATCH /v1/workspaces/{workspaceUuid}/privacy': { honor_gpc: true },
     'PATCH /v1/workspaces/{workspaceUuid}/filters': {
       excluded_ip_ranges: ['203.0.113.0/24'],

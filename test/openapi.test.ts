@@ -25,11 +25,13 @@ const EXPECTED_ROUTES = {
   '/v1/workspaces/{workspaceUuid}/organisations': ['get', 'post'],
   '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}': ['get'],
   '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/tags': ['delete', 'post'],
+  '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/custom-fields': ['get', 'patch'],
   '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/custom-fields/{key}': [
     'delete',
     'put',
   ],
   '/v1/workspaces/{workspaceUuid}/contacts': ['get'],
+  '/v1/workspaces/{workspaceUuid}/contacts/{contactUuid}/reveal-email': ['put'],
   '/v1/workspaces/{workspaceUuid}/privacy': ['get', 'patch'],
   '/v1/workspaces/{workspaceUuid}/filters': ['get', 'patch'],
   '/v1/workspaces/{workspaceUuid}/users': ['get'],

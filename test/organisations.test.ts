@@ -220,7 +220,7 @@ describe('custom-field values', () => {
     expect((await define({ key, name: type, type, ...extra })).status).toBe(201);
     const accepted = await put(key, good);
     expect(accepted.status).toBe(200);
-    expect(accepted.body.data.custom_fields[key]).toEqual(good);
+    expect(accepted.body).toMatchObject({ field_key: key, field_type: type, value: good });
     expectFieldError(await put(key, bad), 'value');
     expect((await api('GET', path(acme))).body.data.custom_fields[key]).toEqual(good);
   });

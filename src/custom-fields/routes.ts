@@ -4,6 +4,7 @@ import { fieldError, notFound, unprocessable } from '../http/errors.js';
 import { errorResponses, Message, WorkspaceParams, Wrapped } from '../http/schemas.js';
 import { markSegmentsStale } from '../segments/membership.js';
 import { requireWorkspace } from '../workspaces/access.js';
+import { isProfileKey, readOnlyProblem } from './profile.js';
 import { checkRulesAndOptions } from './rules.js';
 import { CreateCustomFieldBody, CustomField, KeyParams, UpdateCustomFieldBody } from './schemas.js';
 import {
@@ -15,6 +16,7 @@ import {
   listCustomFields,
   updateCustomField,
 } from './store.js';
+import { customValueRoutes } from './value-routes.js';
 
 const tags = ['Custom fields'];
 const CustomFieldRef = Type.Ref(CustomField);
@@ -50,6 +52,9 @@ export function customFieldRoutes(app: Api, deps: AppDeps): void {
     },
     async (request, reply) => {
       const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
+      if (isProfileKey(request.body.key)) {
+        throw fieldError('key', readOnlyProblem(request.body.key));
+      }
       const errors = checkRulesAndOptions(request.body.field_rules, request.body.options);
       if (Object.keys(errors).length > 0) throw unprocessable(errors);
       const row = await createCustomField(deps.db, workspace.id, request.body);
@@ -131,6 +136,8 @@ export function customFieldRoutes(app: Api, deps: AppDeps): void {
       return { success: true, message: 'Custom field deleted.' };
     },
   );
+
+  customValueRoutes(app, deps);
 }
 
 async function requireField(deps: AppDeps, workspaceId: string, key: string) {

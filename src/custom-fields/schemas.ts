@@ -10,6 +10,10 @@ export const FIELD_TYPES = [
   'url',
   'email',
 ] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** A key as definitions take it, also checked for keys given in a bulk value PATCH. */
+export const KEY_PATTERN = '^[a-z][a-z0-9_]{0,254}$';
 
 /** Rule types a definition may carry; values are checked against them when set. */
 export const RULE_TYPES = [
@@ -65,7 +69,7 @@ const common = {
 };
 
 export const CreateCustomFieldBody = Type.Object({
-  key: Type.String({ pattern: '^[a-z][a-z0-9_]{0,254}$' }),
+  key: Type.String({ pattern: KEY_PATTERN }),
   name: common.name,
   type: Type.Union(FIELD_TYPES.map((type) => Type.Literal(type))),
   description: Type.Optional(common.description),
@@ -91,4 +95,63 @@ export type UpdateCustomFieldBody = Static<typeof UpdateCustomFieldBody>;
 export const KeyParams = Type.Object({
   workspaceUuid: Type.String({ format: 'uuid' }),
   key: Type.String(),
+});
+
+const FieldTypeSchema = Type.Union(FIELD_TYPES.map((type) => Type.Literal(type)));
+
+/** One value of one organisation, as the hosted service shows it (contract §13). */
+export const CustomFieldValue = Type.Object(
+  {
+    field_identifier: Type.String({
+      description:
+        "The definition's `identifier` (a UUID) for a custom field; the key itself for a " +
+        'profile field, which has no definition',
+    }),
+    field_key: Type.String(),
+    field_type: FieldTypeSchema,
+    value: Type.Unknown({
+      description:
+        "As the field's type: string, number, boolean, `YYYY-MM-DD`, an option key, a list " +
+        'of option keys; profile fields are strings, `""` when unknown',
+    }),
+    source: Type.Union([Type.Literal('manual'), Type.Literal('fixed')], {
+      description:
+        "`manual`: set through the API; `fixed`: the organisation's own profile field " +
+        '(read-only)',
+    }),
+    updated_at: Type.String({
+      description:
+        'ISO 8601. When the value was last set; for a profile field, when the company ' +
+        "directory last updated it (the organisation's creation when it has no profile)",
+    }),
+  },
+  { $id: 'CustomFieldValue' },
+);
+export type CustomFieldValue = Static<typeof CustomFieldValue>;
+
+export const OrganisationValuesParams = Type.Object({
+  workspaceUuid: Type.String({ format: 'uuid' }),
+  organisationUuid: Type.String({ format: 'uuid' }),
+});
+
+export const OrganisationValueParams = Type.Object({
+  ...OrganisationValuesParams.properties,
+  key: Type.String(),
+});
+
+export const SetValueBody = Type.Object({
+  value: Type.Unknown({ description: "Checked against the field's type, options and rules" }),
+});
+
+/** Most keys one bulk PATCH may set (contract §13). */
+export const MAX_VALUES_PER_PATCH = 50;
+
+export const SetValuesBody = Type.Object({
+  custom_fields: Type.Record(Type.String(), Type.Unknown(), {
+    description:
+      `1 to ${MAX_VALUES_PER_PATCH} keys, each set to a value that is not empty (\`""\`, ` +
+      '`null` and `[]` are refused: clear a value with DELETE). A key without a definition ' +
+      'gets one, its type taken from the value: boolean, number, `YYYY-MM-DD` date, http(s) ' +
+      'URL, e-mail address, else text. All are stored or none is.',
+  }),
 });

@@ -2,6 +2,7 @@ import type { FieldOption, FieldRule } from '../db/schema.js';
 import { EMAIL_MAX_LENGTH, isEmailAddress } from '../http/email-address.js';
 import { isDay } from '../http/validation.js';
 import { compilePattern } from './pattern.js';
+import type { FieldType } from './schemas.js';
 import type { CustomFieldRow } from './store.js';
 
 /** The longest value of a `text` and of a `url` field (a browser's practical URL limit). */
@@ -96,3 +97,30 @@ function breaks(rule: FieldRule, value: unknown): string | null {
 /** A field with a `required` rule cannot be cleared. */
 export const isRequired = (field: CustomFieldRow) =>
   (field.rules as FieldRule[]).some((rule) => rule.type === 'required');
+
+/** `""`, `null` and `[]`: a bulk PATCH refuses them, as clearing is DELETE's job. */
+export const isEmptyValue = (value: unknown) =>
+  value === null || value === '' || (Array.isArray(value) && value.length === 0);
+
+/**
+ * The type of a field made for a value with no definition yet (contract §13). Only the
+ * JSON type and the text's form count: `"42"` is text, 42 a number. A list or an object
+ * cannot be guessed (options would be needed), so it gets no type.
+ */
+export function inferType(value: unknown): FieldType | null {
+  if (typeof value === 'boolean') return 'boolean';
+  if (typeof value === 'number') return 'number';
+  if (typeof value !== 'string') return null;
+  if (isDay(value)) return 'date';
+  // The form of a URL (two linear tests: one pattern for both would backtrack); its
+  // length is then checked as for any url field.
+  if (/^https?:\/\/[^\s/?#]/i.test(value) && !/\s/.test(value)) return 'url';
+  if (isEmailAddress(value)) return 'email';
+  return 'text';
+}
+
+/** `annual_revenue` → `Annual revenue`: the name of a field made by a bulk PATCH. */
+export const nameFromKey = (key: string) => {
+  const words = key.split('_').filter(Boolean).join(' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};

@@ -284,6 +284,8 @@ export interface CustomFieldValueTable {
   organisation_id: string;
   key: string;
   value: Json<unknown>;
+  /** When the value was last set (0012). */
+  updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
 export interface VisitorTable {

@@ -1,20 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { isUuid } from '../http/validation.js';
-import { clearCustomValue, findCustomField, setCustomValue } from '../custom-fields/store.js';
-import { checkValue, isRequired } from '../custom-fields/values.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { fieldError, notFound } from '../http/errors.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, Message, WorkspaceParams, Wrapped } from '../http/schemas.js';
+import { isUuid } from '../http/validation.js';
 import { FiltersInput, requireFilters } from '../segments/filters.js';
-import { refreshOrganisations } from '../segments/membership.js';
 import { dateRange } from '../sessions/dates.js';
 import { organisationExists, segmentExists } from '../sessions/query.js';
 import { requireWorkspace } from '../workspaces/access.js';
 import { findOrganisationPage, type OrganisationFilters } from './list.js';
 import { loadOrganisations } from './read.js';
-import { Organisation, OrganisationFieldParams, OrganisationParams } from './schemas.js';
+import { Organisation, OrganisationParams } from './schemas.js';
 import { attachTag, detachTag } from './tags.js';
 
 const tags = ['Organisations'];
@@ -177,60 +174,6 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
         throw notFound('The organisation does not carry that tag.');
       }
       return { success: true, message: 'Tag removed.' };
-    },
-  );
-
-  app.put(
-    '/v1/workspaces/:workspaceUuid/organisations/:organisationUuid/custom-fields/:key',
-    {
-      schema: {
-        tags,
-        summary: "Set an organisation's value of a custom field (checked by type, options, rules)",
-        params: OrganisationFieldParams,
-        body: Type.Object({ value: Type.Unknown() }),
-        response: {
-          200: Wrapped(OrganisationRef),
-          ...errorResponses(400, 401, 404, 415, 422, 429),
-        },
-      },
-    },
-    async (request) => {
-      const { workspaceId, organisationId } = await requireOrganisation(request, request.params);
-      const field = await findCustomField(deps.db, workspaceId, request.params.key);
-      if (!field) throw notFound('Custom field not found.');
-      const checked = checkValue(field, request.body.value);
-      if ('problem' in checked) throw fieldError('value', checked.problem);
-      await deps.db.transaction().execute(async (trx) => {
-        await setCustomValue(trx, workspaceId, organisationId, field.key, checked.value);
-        await refreshOrganisations(trx, workspaceId, [organisationId]);
-      });
-      const [organisation] = await loadOrganisations(deps.db, workspaceId, [organisationId]);
-      return { success: true, data: organisation as NonNullable<typeof organisation> };
-    },
-  );
-
-  app.delete(
-    '/v1/workspaces/:workspaceUuid/organisations/:organisationUuid/custom-fields/:key',
-    {
-      schema: {
-        tags,
-        summary: "Clear an organisation's value of a custom field",
-        params: OrganisationFieldParams,
-        response: { 200: Wrapped(OrganisationRef), ...errorResponses(401, 404, 422, 429) },
-      },
-    },
-    async (request) => {
-      const { workspaceId, organisationId } = await requireOrganisation(request, request.params);
-      const field = await findCustomField(deps.db, workspaceId, request.params.key);
-      if (!field) throw notFound('Custom field not found.');
-      if (isRequired(field))
-        throw fieldError('value', 'The value is required and cannot be cleared.');
-      await deps.db.transaction().execute(async (trx) => {
-        await clearCustomValue(trx, workspaceId, organisationId, field.key);
-        await refreshOrganisations(trx, workspaceId, [organisationId]);
-      });
-      const [organisation] = await loadOrganisations(deps.db, workspaceId, [organisationId]);
-      return { success: true, data: organisation as NonNullable<typeof organisation> };
     },
   );
 }
