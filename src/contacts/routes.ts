@@ -2,11 +2,11 @@ import { Type } from '@sinclair/typebox';
 import type { Api, AppDeps } from '../http/api.js';
 import { notFound } from '../http/errors.js';
 import { checkPageWindow, PageSchema, paginate } from '../http/pagination.js';
-import { errorResponses, WorkspaceParams } from '../http/schemas.js';
+import { errorResponses, WorkspaceParams, Wrapped } from '../http/schemas.js';
 import { organisationExists } from '../sessions/query.js';
 import { requireWorkspace } from '../workspaces/access.js';
-import { Contact, ContactsQuery } from './schemas.js';
-import { type ContactRow, findContactPage } from './store.js';
+import { Contact, ContactParams, ContactsQuery } from './schemas.js';
+import { type ContactRow, findContact, findContactPage } from './store.js';
 
 const present = (row: ContactRow): Contact => ({
   uuid: row.id,
@@ -53,6 +53,29 @@ export function contactRoutes(app: Api, deps: AppDeps): void {
         { offset: (query.page - 1) * query.size, limit: query.size },
       );
       return paginate(request, deps.config.publicUrl, query, total, rows.map(present));
+    },
+  );
+
+  app.put(
+    '/v1/workspaces/:workspaceUuid/contacts/:contactUuid/reveal-email',
+    {
+      schema: {
+        tags: ['Contacts'],
+        summary: "A contact with its e-mail address (the hosted service's reveal call)",
+        description:
+          'Nothing is hidden in Footfall: a contact is a person who identified themselves ' +
+          "on the workspace's own site, and every answer already carries the address. This " +
+          'answers the contact as the list shows it, changes nothing and costs nothing, for ' +
+          'clients written against the hosted service. No body.',
+        params: ContactParams,
+        response: { 200: Wrapped(Type.Ref(Contact)), ...errorResponses(400, 401, 404, 415, 429) },
+      },
+    },
+    async (request) => {
+      const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
+      const contact = await findContact(deps.db, workspace.id, request.params.contactUuid);
+      if (!contact) throw notFound('Contact not found.');
+      return { success: true, data: present(contact) };
     },
   );
 }

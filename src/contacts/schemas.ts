@@ -38,3 +38,8 @@ export const ContactsQuery = Type.Object({
     }),
   ),
 });
+
+export const ContactParams = Type.Object({
+  workspaceUuid: Type.String({ format: 'uuid' }),
+  contactUuid: Type.String({ format: 'uuid' }),
+});

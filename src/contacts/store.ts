@@ -65,6 +65,8 @@ export async function recordContacts(
 
 export interface ContactFilters {
   workspaceId: string;
+  /** One contact, by its uuid. */
+  contactId?: string;
   organisationId?: string;
   /** The organisation's domain, or the email address's domain or a parent of it. */
   domain?: string;
@@ -90,6 +92,7 @@ export async function findContactPage(
   page: { offset: number; limit: number },
 ): Promise<{ rows: ContactRow[]; total: number }> {
   const parts: RawBuilder<unknown>[] = [sql`c.workspace_id = ${f.workspaceId}`];
+  if (f.contactId) parts.push(sql`c.id = ${f.contactId}`);
   if (f.organisationId) parts.push(sql`c.organisation_id = ${f.organisationId}`);
   if (f.domain) {
     const domain = f.domain.trim().toLowerCase();
@@ -121,4 +124,14 @@ export async function findContactPage(
     rows: rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row),
     total: rows[0]?.total ?? 0,
   };
+}
+
+/** One contact of the workspace, as the list shows it; undefined when there is none. */
+export async function findContact(
+  db: Kysely<Database>,
+  workspaceId: string,
+  contactId: string,
+): Promise<ContactRow | undefined> {
+  const { rows } = await findContactPage(db, { workspaceId, contactId }, { offset: 0, limit: 1 });
+  return rows[0];
 }
