@@ -459,3 +459,53 @@ describe('DELETE .../organisations/{org}/custom-fields/{key}', () => {
     expect(keysOf(await api('GET', values(org)))).toEqual(['kept_flag', ...PROFILE_KEYS]);
   });
 });
+
+describe('concurrent bulk PATCHes', () => {
+  it('that define the same new key: the first definition stands, the other value is checked by it', async () => {
+    const [a, b, c, d] = await Promise.all(
+      ['race-a', 'race-b', 'race-c', 'race-d'].map((name) => organisation(`${name}.example`)),
+    );
+    const answers = await Promise.all([
+      api('PATCH', values(a as string), { custom_fields: { race_key: 5, race_same: 'x' } }),
+      api('PATCH', values(b as string), { custom_fields: { race_same: 'y', race_key: 'five' } }),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 422]);
+    const made = (await definition('race_key')).body.type;
+    const refused = answers.find((answer) => answer.status === 422) as Answer;
+    expectFieldError(refused, 'custom_fields.race_key', true);
+    expect(made).toBe(answers[0]?.status === 200 ? 'number' : 'text');
+    // Same type both ways: both are stored.
+    const same = await Promise.all([
+      api('PATCH', values(c as string), { custom_fields: { race_count: 1 } }),
+      api('PATCH', values(d as string), { custom_fields: { race_count: 2 } }),
+    ]);
+    expect(same.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(same[0]?.body.data[0].field_identifier).toBe(same[1]?.body.data[0].field_identifier);
+  });
+});
+
+describe('/openapi.json', () => {
+  it('documents the value object and the value routes', async () => {
+    const { body } = await api('GET', '/openapi.json');
+    expect(Object.keys(body.components.schemas.CustomFieldValue.properties).sort()).toEqual(
+      Object.keys(VALUE_SHAPE).sort(),
+    );
+    const base = '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/custom-fields';
+    const ref = { $ref: '#/components/schemas/CustomFieldValue' };
+    const ok = (operation: {
+      responses: Record<string, { content: Record<string, { schema: unknown }> }>;
+    }) => operation.responses['200']?.content['application/json']?.schema;
+    expect(ok(body.paths[base].get)).toEqual({ type: 'array', items: ref });
+    expect(ok(body.paths[`${base}/{key}`].put)).toEqual(ref);
+    expect(ok(body.paths[base].patch)).toMatchObject({
+      properties: { success: { type: 'boolean' }, data: { type: 'array', items: ref } },
+    });
+    expect(
+      body.paths[base].patch.requestBody.content['application/json'].schema.properties,
+    ).toHaveProperty('custom_fields');
+    const reveal = body.paths['/v1/workspaces/{workspaceUuid}/contacts/{contactUuid}/reveal-email'];
+    expect(ok(reveal.put)).toMatchObject({
+      properties: { data: { $ref: '#/components/schemas/Contact' } },
+    });
+  });
+});
