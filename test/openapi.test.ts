@@ -21,6 +21,7 @@ const EXPECTED_ROUTES = {
   '/v1/workspaces/{workspaceUuid}/segments': ['get', 'post'],
   '/v1/workspaces/{workspaceUuid}/segments/{segmentUuid}': ['delete', 'get', 'patch'],
   '/v1/workspaces/{workspaceUuid}/sessions': ['get'],
+  '/v1/workspaces/{workspaceUuid}/stats': ['get'],
   '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/sessions': ['get'],
   '/v1/workspaces/{workspaceUuid}/organisations': ['get', 'post'],
   '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}': ['get'],

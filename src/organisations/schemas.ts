@@ -61,8 +61,3 @@ export const OrganisationParams = Type.Object({
   organisationUuid: Type.String({ format: 'uuid' }),
 });
 
-export const OrganisationFieldParams = Type.Object({
-  workspaceUuid: Type.String({ format: 'uuid' }),
-  organisationUuid: Type.String({ format: 'uuid' }),
-  key: Type.String(),
-});
