@@ -2,60 +2,15 @@
 // sessions (90% attributed to ≈10,000 organisations), ≈3 page views each over ≈500 pages,
 // 20 sources, 20 industries and 30 countries, all skewed as real traffic is. Median and p95
 // of 20 calls without and with a segment, through the real HTTP API. Target: ≤ 300 ms median.
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { buildApp } from '../src/app.js';
-import { loadKeys } from '../src/auth/keys.js';
-import { Tokens } from '../src/auth/tokens.js';
-import { createUser } from '../src/auth/users.js';
-import { loadConfig } from '../src/config.js';
-import { connect } from '../src/db/connect.js';
-import { migrate } from '../src/db/migrate.js';
-import { benchDatabase } from './lib/database.js';
+import { benchApi } from './lib/api.js';
 
 const ORGANISATIONS = Number(process.env.BENCH_ORGANISATIONS ?? 10_000);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const TARGET_MS = 300;
 
-const database = await benchDatabase();
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'footfall-bench-data-'));
-const config = loadConfig({
-  LOG_LEVEL: 'silent',
-  TOKEN_SECRET: randomBytes(32).toString('hex'),
-  DATA_DIR: dataDir,
-  DATABASE_URL: database.url,
-  RATE_LIMIT_PER_MINUTE: '100000',
-});
-const { db, close } = connect(database.url);
-await migrate(db);
-const keys = await loadKeys(config);
-const tokens = new Tokens(db, keys.tokenSigning);
-const app = await buildApp({ config, db, keys, tokens });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-const operator = await createUser(db, 'bench@example.com');
-const { token } = await tokens.issue(operator.id, 'bench', null);
-
-async function call(method: string, url: string, body?: unknown) {
-  const started = performance.now();
-  const response = await fetch(`${base}${url}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await response.json()) as Record<string, unknown>;
-  const ms = performance.now() - started;
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
-  return { json, ms };
-}
+const { db, call, done } = await benchApi();
 
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -155,7 +110,4 @@ console.log(
   `stats: ${whole.toFixed(0)} ms, with a segment ${segmented.toFixed(0)} ms (target ≤ ${TARGET_MS} median)`,
 );
 
-await app.close();
-await close();
-await database.done();
-await rm(dataDir, { recursive: true, force: true });
+await done();

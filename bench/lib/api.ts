@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../src/app.js';
+import { loadKeys } from '../../src/auth/keys.js';
+import { Tokens } from '../../src/auth/tokens.js';
+import { createUser } from '../../src/auth/users.js';
+import { loadConfig } from '../../src/config.js';
+import { connect } from '../../src/db/connect.js';
+import { migrate } from '../../src/db/migrate.js';
+import { benchDatabase } from './database.js';
+
+/**
+ * The real app on a fresh bench database with one user and its token: `call` times one
+ * request through HTTP, `done` removes it all.
+ */
+export async function benchApi() {
+  const database = await benchDatabase();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'footfall-bench-data-'));
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    TOKEN_SECRET: randomBytes(32).toString('hex'),
+    DATA_DIR: dataDir,
+    DATABASE_URL: database.url,
+    RATE_LIMIT_PER_MINUTE: '100000',
+  });
+  const { db, close } = connect(database.url);
+  await migrate(db);
+  const keys = await loadKeys(config);
+  const tokens = new Tokens(db, keys.tokenSigning);
+  const app = await buildApp({ config, db, keys, tokens });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const user = await createUser(db, 'bench@example.com');
+  const { token } = await tokens.issue(user.id, 'bench', null);
+
+  async function call(method: string, url: string, body?: unknown) {
+    const started = performance.now();
+    const response = await fetch(`${base}${url}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await response.json()) as Record<string, unknown>;
+    const ms = performance.now() - started;
+    if (!response.ok) {
+      throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
+    }
+    return { json, ms };
+  }
+
+  async function done() {
+    await app.close();
+    await close();
+    await database.done();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+
+  return { db, base, user, call, done };
+}
