@@ -61,22 +61,22 @@ export function authRoutes(app: Api, deps: AppDeps): void {
     async (request, reply) => {
       const { email, password } = request.body;
       const network = clientNetwork(request);
-      const wait = await limits.retryAfter(email, network);
-      if (wait > 0) {
+      const attempt = await limits.attempt(email, network);
+      if (attempt.wait > 0) {
         throw new HttpError(
           429,
-          `Too many failed sign-ins; try again in ${Math.ceil(wait / 60)} minutes.`,
+          `Too many failed sign-ins; try again in ${Math.ceil(attempt.wait / 60)} minutes.`,
           undefined,
-          { 'retry-after': String(wait) },
+          { 'retry-after': String(attempt.wait) },
         );
       }
       const user = await findUserByEmail(deps.db, email);
       // Unknown address and wrong password: the same answer, in the same time.
       if (!(await checkPassword(user?.password_hash ?? null, password)) || !user) {
-        await limits.failed(email, network);
+        // The attempt is already counted as a failure.
         throw unauthorized('The e-mail address or the password is wrong.', false);
       }
-      await limits.succeeded(email, network);
+      await attempt.succeeded();
       await signIn(deps, reply, user.id);
       reply.status(204);
     },
