@@ -274,6 +274,58 @@ describe('POST /auth/sign-out', () => {
   });
 });
 
+describe('session lifetime', () => {
+  it('is renewed on use to 30 days from then; an expired session is 401', async () => {
+    const max = await user('max@example.com');
+    const { browser, jar } = await signIn('max@example.com', PASSWORD, newNetwork());
+    // Time passing, for Max's only session.
+    const age = (expiresAt: Date) =>
+      t.database.db
+        .updateTable('browser_sessions')
+        .set({ expires_at: expiresAt })
+        .where('user_id', '=', max.id)
+        .executeTakeFirstOrThrow();
+
+    // Fresh: no renewal needed, no new cookies.
+    expect((await browser('GET', '/v1/me')).headers.getSetCookie()).toEqual([]);
+
+    // As if signed in 3 days ago: this use moves the end to 30 days from now.
+    await age(new Date(Date.now() + 27 * DAY_MS));
+    const used = await browser('GET', '/v1/me');
+    expect(used.status).toBe(200);
+    const cookies = setCookies(used);
+    for (const name of ['footfall_session', 'footfall_csrf']) {
+      const expires = Date.parse(String(cookies[name]?.attributes.expires));
+      expect(expires, name).toBeGreaterThan(Date.now() + 30 * DAY_MS - 60_000);
+    }
+    expect(cookies.footfall_session?.value).toBe(jar.footfall_session);
+    expect(cookies.footfall_csrf?.value).toBe(jar.footfall_csrf);
+    expect(cookies.footfall_session?.attributes.httponly).toBe(true);
+
+    await age(new Date(Date.now() - 1000));
+    expect((await browser('GET', '/v1/me')).status).toBe(401);
+  });
+});
+
+describe('the CSRF header', () => {
+  it('is 403 when it does not match, whatever characters it holds; never a 5xx', async () => {
+    await user('lu@example.com');
+    const { browser, jar } = await signIn('lu@example.com', PASSWORD, newNetwork());
+    const csrf = jar.footfall_csrf ?? '';
+    // As long as the real value in characters, but not in bytes (a Latin-1 letter).
+    const lookalikes = [`${csrf.slice(0, -1)}\u00e9`, `${csrf.slice(0, -1)}x`, csrf.slice(1), ''];
+    for (const value of lookalikes) {
+      const answer = await browser('POST', '/auth/sign-out', undefined, {
+        csrf: false,
+        headers: { 'x-footfall-csrf': value },
+      });
+      expect(answer.status, JSON.stringify(value)).toBe(403);
+      expect(answer.body).toEqual({ success: false, message: expect.any(String) });
+    }
+    expect((await browser('GET', '/v1/me')).status).toBe(200);
+  });
+});
+
 describe('POST /auth/password', () => {
   it('changes the password, ends the user’s other sessions and keeps this one', async () => {
     await user('kim@example.com');
