@@ -211,6 +211,23 @@ describe('sign-in limits (contract §12)', () => {
     expect((await signIn('gil@example.com', PASSWORD, newNetwork())).answer.status).toBe(204);
   });
 
+  it('does not count successful sign-ins against the network', async () => {
+    await user('ned@example.com');
+    const network = newNetwork();
+    for (let i = 0; i < 25; i++) {
+      const { answer } = await signIn(`stranger${i % 5}@example.com`, 'wrong', network);
+      expect(answer.status).toBe(401);
+    }
+    // An office where everyone signs in from one address: 25 failures and 10 successes.
+    for (let i = 0; i < 10; i++) {
+      expect((await signIn('ned@example.com', PASSWORD, network)).answer.status).toBe(204);
+    }
+    for (let i = 0; i < 5; i++) {
+      expect((await signIn('stranger@example.com', 'wrong', network)).answer.status).toBe(401);
+    }
+    expect((await signIn('ned@example.com', PASSWORD, network)).answer.status).toBe(429);
+  });
+
   it('counts an IPv6 client by its /64', async () => {
     await user('hal@example.com');
     for (let i = 0; i < 30; i++) {
