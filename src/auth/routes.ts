@@ -38,6 +38,17 @@ export function checkNewPassword(password: string, field = 'password'): void {
   if (problem) throw fieldError(field, problem);
 }
 
+/** 429 with Retry-After, in words a person can act on. */
+function tooManyAttempts(wait: number): HttpError {
+  const minutes = Math.ceil(wait / 60);
+  return new HttpError(
+    429,
+    `Too many failed attempts; try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    undefined,
+    { 'retry-after': String(wait) },
+  );
+}
+
 /** 422 `email` unless it is an e-mail address. */
 export function checkEmail(email: string): void {
   if (!isEmailAddress(email.trim())) throw fieldError('email', 'This is not an e-mail address.');
@@ -62,14 +73,7 @@ export function authRoutes(app: Api, deps: AppDeps): void {
       const { email, password } = request.body;
       const network = clientNetwork(request);
       const attempt = await limits.attempt(email, network);
-      if (attempt.wait > 0) {
-        throw new HttpError(
-          429,
-          `Too many failed sign-ins; try again in ${Math.ceil(attempt.wait / 60)} minutes.`,
-          undefined,
-          { 'retry-after': String(attempt.wait) },
-        );
-      }
+      if (attempt.wait > 0) throw tooManyAttempts(attempt.wait);
       const user = await findUserByEmail(deps.db, email);
       // Unknown address and wrong password: the same answer, in the same time.
       if (!(await checkPassword(user?.password_hash ?? null, password)) || !user) {
@@ -108,17 +112,21 @@ export function authRoutes(app: Api, deps: AppDeps): void {
         security,
         summary: 'Change your password (signed in); your other sessions end',
         body: PasswordChangeBody,
-        response: { 204: { type: 'null' }, ...errorResponses(400, 401, 403, 415, 422) },
+        response: { 204: { type: 'null' }, ...errorResponses(400, 401, 403, 415, 422, 429) },
       },
     },
     async (request, reply) => {
       const session = await requireSession(request, reply, deps);
       const user = await findUser(deps.db, session.userId);
       const stored = user ? await findUserByEmail(deps.db, user.email) : undefined;
+      checkNewPassword(request.body.password);
+      // Guessing the current password from a stolen session counts like failed sign-ins.
+      const attempt = await limits.attempt(stored?.email ?? '', clientNetwork(request));
+      if (attempt.wait > 0) throw tooManyAttempts(attempt.wait);
       if (!(await checkPassword(stored?.password_hash ?? null, request.body.current_password))) {
         throw fieldError('current_password', 'The current password is wrong.');
       }
-      checkNewPassword(request.body.password);
+      await attempt.succeeded();
       await setPassword(deps.db, session.userId, request.body.password, session.idHash);
       reply.status(204);
     },

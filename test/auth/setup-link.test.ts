@@ -140,6 +140,10 @@ describe('the first start (contract §12)', () => {
     expect(log).not.toContain(password);
     expect(log).not.toContain(jar.footfall_session);
     expect(log).not.toContain(jar.footfall_csrf);
+    // The link itself is printed once, in the first-start message; requests using it are
+    // logged without it, so a log reader cannot use a live link before its owner does.
+    expect(log.split(secret)).toHaveLength(2);
+    expect(first.log()).toContain('/auth/setup/…');
   }, 120_000);
 });
 

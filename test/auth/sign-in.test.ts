@@ -387,6 +387,25 @@ describe('POST /auth/password', () => {
     expect((await signIn('kim@example.com', PASSWORD, network)).answer.status).toBe(401);
     expect((await signIn('kim@example.com', newPassword, network)).answer.status).toBe(204);
   });
+
+  it('counts wrong current passwords like failed sign-ins: a stolen session cannot keep guessing', async () => {
+    await user('lou@example.com');
+    const here = await signIn('lou@example.com', PASSWORD, newNetwork());
+    const change = (current: string) =>
+      here.browser('POST', '/auth/password', {
+        current_password: current,
+        password: 'a brand new passphrase',
+      });
+    for (let guess = 1; guess <= 5; guess += 1) {
+      expect((await change(`guess number ${guess}`)).status).toBe(422);
+    }
+    const limited = await change(PASSWORD);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.body.message).toMatch(/^Too many failed attempts; try again in \d+ minutes?\.$/);
+    // One count per address: signing in as Lou is limited too, from any network.
+    expect((await signIn('lou@example.com', PASSWORD, newNetwork())).answer.status).toBe(429);
+  });
 });
 
 describe('what the database keeps', () => {
