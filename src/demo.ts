@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { createUser, findUserByEmail } from './auth/users.js';
 import type { Tokens } from './auth/tokens.js';
+import { createUser, findUserByEmail } from './auth/users.js';
 import type { Database } from './db/schema.js';
 import { inTransaction } from './db/transaction.js';
 import { upsertCompanies } from './identify/companies.js';
@@ -114,8 +114,7 @@ export async function createDemo(
 ): Promise<DemoResult> {
   const r = random(20261121);
   const operator =
-    (await findUserByEmail(db, options.email)) ??
-    (await createUser(db, options.email, 'Demo'));
+    (await findUserByEmail(db, options.email)) ?? (await createUser(db, options.email, 'Demo'));
   const workspace = await createWorkspace(db, operator.id, {
     name: 'Demo: Acme Analytics',
     url: SITE,

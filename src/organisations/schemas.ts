@@ -60,4 +60,3 @@ export const OrganisationParams = Type.Object({
   workspaceUuid: Type.String({ format: 'uuid' }),
   organisationUuid: Type.String({ format: 'uuid' }),
 });
-

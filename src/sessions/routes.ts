@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { isUuid } from '../http/validation.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { notFound } from '../http/errors.js';
 import { checkPageWindow, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, WorkspaceParams } from '../http/schemas.js';
+import { isUuid } from '../http/validation.js';
 import { requireWorkspace } from '../workspaces/access.js';
 import { dateRange } from './dates.js';
 import { presentSession } from './present.js';
