@@ -31,6 +31,7 @@ import { createCollector } from './ingest/collector.js';
 import { collectorRoutes } from './ingest/routes.js';
 import { scheduleJobs } from './jobs.js';
 import { createMailer } from './mail/transport.js';
+import { notificationRoutes } from './notifications/routes.js';
 import { organisationRoutes } from './organisations/routes.js';
 import { Organisation } from './organisations/schemas.js';
 import { FiltersSchema } from './segments/filters.js';
@@ -217,6 +218,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     organisationRoutes(api, deps);
     contactRoutes(api, deps);
     webhookRoutes(api, deps);
+    notificationRoutes(api, deps);
   });
 
   return app;

@@ -54,6 +54,7 @@ let userId: string;
 let workspace: string;
 let organisation: string;
 let segment: string;
+let rule: string;
 let script: string;
 /** Another workspace's script for the collector, which unlinking the first cannot touch. */
 let collectScript: string;
@@ -128,6 +129,13 @@ beforeAll(async () => {
   });
   expect(saved.status).toBe(201);
   segment = saved.body.uuid;
+  const alert = await api('POST', `/v1/workspaces/${workspace}/notifications`, {
+    name: 'Visits',
+    trigger: 'organisation.visited',
+    channel: { type: 'email', to: ['sales@acme.example'] },
+  });
+  expect(alert.status).toBe(201);
+  rule = alert.body.data.uuid;
 });
 afterAll(() => t.close());
 
@@ -188,6 +196,22 @@ function baselineBody(method: string, template: string, key: string): unknown {
       role: 'admin',
     },
     'PATCH /v1/workspaces/{workspaceUuid}/users/{userUuid}': { role: 'admin' },
+    'POST /v1/workspaces/{workspaceUuid}/notifications': {
+      name: 'Pricing views',
+      enabled: true,
+      trigger: 'page.visited',
+      filter: { segment_uuid: segment, url_contains: '/pricing' },
+      channel: { type: 'email', to: ['sales@acme.example'] },
+      timezone: 'Europe/Amsterdam',
+    },
+    'PATCH /v1/workspaces/{workspaceUuid}/notifications/{ruleUuid}': {
+      name: 'Webhook alerts',
+      enabled: false,
+      trigger: 'organisation.visited',
+      filter: { segment_uuid: null, url_contains: null },
+      channel: { type: 'webhook', url: 'https://hooks.example/alerts', secret: 's'.repeat(20) },
+      timezone: 'UTC',
+    },
     'PATCH /radar/operator/v1/webhooks': {
       delivery: {
         webhook_url: 'https://hooks.example/footfall',
@@ -273,6 +297,7 @@ function probesOf(document: Json): Probe[] {
     workspaceUuid: workspace,
     organisationUuid: organisation,
     segmentUuid: segment,
+    ruleUuid: rule,
     trackingScriptId: script,
     userUuid: userId,
     secret: 'not-a-real-link-secret',

@@ -47,6 +47,10 @@ const EXPECTED_ROUTES = {
   '/auth/invites/{secret}/accept': ['post'],
   '/radar/operator/v1/webhooks': ['get', 'patch'],
   '/radar/operator/v1/webhooks/deliveries': ['get'],
+  '/v1/workspaces/{workspaceUuid}/notifications': ['get', 'post'],
+  '/v1/workspaces/{workspaceUuid}/notifications/{ruleUuid}': ['delete', 'get', 'patch'],
+  '/v1/workspaces/{workspaceUuid}/notifications/{ruleUuid}/test': ['post'],
+  '/v1/workspaces/{workspaceUuid}/notifications/{ruleUuid}/deliveries': ['get'],
   '/spotter/v1/{trackingScriptId}': ['get'],
 };
 

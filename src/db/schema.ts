@@ -33,6 +33,9 @@ export interface Database {
   stats_organisation_sources: StatsOrganisationSourceTable;
   stats_source_days: StatsSourceDayTable;
   stats_page_days: StatsPageDayTable;
+  notification_rules: NotificationRuleTable;
+  notification_deliveries: NotificationDeliveryTable;
+  notification_last_alerts: NotificationLastAlertTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -370,4 +373,53 @@ export interface StatsPageDayTable {
   day: string;
   url: string;
   pageviews: string;
+}
+
+export interface NotificationRuleTable {
+  workspace_id: string;
+  id: string;
+  name: string;
+  enabled: Generated<boolean>;
+  trigger: string;
+  segment_id: string | null;
+  url_contains: string | null;
+  channel_type: string;
+  email_to: Generated<string[]>;
+  slack_url_encrypted: Buffer | null;
+  webhook_url: string | null;
+  webhook_secret_encrypted: Buffer | null;
+  timezone: Generated<string>;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+}
+
+export interface NotificationDeliveryTable {
+  workspace_id: string;
+  id: string;
+  rule_id: string;
+  kind: string;
+  test: Generated<boolean>;
+  organisation_id: string | null;
+  session_id: string | null;
+  segment_id: string | null;
+  url: string | null;
+  period_start: Date | null;
+  period_end: Date | null;
+  data: unknown;
+  payload: string | null;
+  sent_to: Generated<string[]>;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  last_status_code: number | null;
+  last_error: Generated<string>;
+  next_attempt_at: Generated<Date>;
+  created_at: CreatedAt;
+  delivered_at: Date | null;
+}
+
+export interface NotificationLastAlertTable {
+  workspace_id: string;
+  rule_id: string;
+  organisation_id: string;
+  alerted_at: Date;
 }

@@ -26,7 +26,10 @@ interface Fixture {
   segment: string;
   contact: string;
   target: string;
+  rule: string;
 }
+
+const EMAIL_CHANNEL = { type: 'email', to: ['sales@perm.example'] };
 
 /** Each operation's row, and a request that succeeds when the role allows it. */
 const OPERATIONS: Record<string, { row: Row; path?: (f: Fixture) => string; body?: unknown }> = {
@@ -93,6 +96,16 @@ const OPERATIONS: Record<string, { row: Row; path?: (f: Fixture) => string; body
       return `/v1/workspaces/${f.ws}/stats?date_from=${day}&date_to=${day}`;
     },
   },
+  [`GET ${WS}/notifications`]: { row: 'read' },
+  [`POST ${WS}/notifications`]: {
+    row: 'settings',
+    body: { name: 'Visits', trigger: 'organisation.visited', channel: EMAIL_CHANNEL },
+  },
+  [`GET ${WS}/notifications/{ruleUuid}`]: { row: 'read' },
+  [`PATCH ${WS}/notifications/{ruleUuid}`]: { row: 'settings', body: { enabled: false } },
+  [`DELETE ${WS}/notifications/{ruleUuid}`]: { row: 'settings' },
+  [`POST ${WS}/notifications/{ruleUuid}/test`]: { row: 'settings' },
+  [`GET ${WS}/notifications/{ruleUuid}/deliveries`]: { row: 'read' },
   [`GET ${WS}/users`]: { row: 'read' },
   [`POST ${WS}/users/invite`]: { row: 'members', body: { email: 'new.person@example.com' } },
   [`PATCH ${WS}/users/{userUuid}`]: { row: 'members', body: { role: 'admin' } },
@@ -163,7 +176,19 @@ async function fixture(): Promise<Fixture> {
     `/v1/workspaces/${ws}/segments`,
     OPERATIONS[`POST ${WS}/segments`]?.body,
   );
-  return { ws, org, segment: segment.body.uuid, contact, target: target.id };
+  const rule = await owner.api('POST', `/v1/workspaces/${ws}/notifications`, {
+    name: 'Fixture',
+    trigger: 'organisation.visited',
+    channel: EMAIL_CHANNEL,
+  });
+  return {
+    ws,
+    org,
+    segment: segment.body.uuid,
+    contact,
+    target: target.id,
+    rule: rule.body.data.uuid,
+  };
 }
 
 function concrete(template: string, f: Fixture): string {
@@ -174,6 +199,7 @@ function concrete(template: string, f: Fixture): string {
     .replace('{segmentUuid}', f.segment)
     .replace('{contactUuid}', f.contact)
     .replace('{userUuid}', f.target)
+    .replace('{ruleUuid}', f.rule)
     .replace('{key}', 'budget');
 }
 

@@ -1,0 +1,265 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { decrypt } from '../auth/keys.js';
+import type { Api, AppDeps } from '../http/api.js';
+import { notFound, unprocessable } from '../http/errors.js';
+import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
+import { errorResponses, Message, WorkspaceParams, Wrapped } from '../http/schemas.js';
+import { requireWorkspace } from '../workspaces/access.js';
+import { enqueueTest } from './outbox.js';
+import { presentDelivery, presentRule } from './present.js';
+import { channelValues, checkFilter, isTimezone } from './rules.js';
+import {
+  NotificationDelivery,
+  NotificationRule,
+  RuleInput,
+  RuleParams,
+  RulePatch,
+  type Trigger,
+} from './schemas.js';
+import {
+  deleteRule,
+  findDelivery,
+  findRule,
+  insertRule,
+  listRules,
+  type RuleRow,
+  ruleDeliveries,
+  segmentExists,
+  updateRule,
+} from './store.js';
+
+const tags = ['Notifications'];
+const RULES = '/v1/workspaces/:workspaceUuid/notifications';
+const RULE = `${RULES}/:ruleUuid`;
+
+export function notificationRoutes(app: Api, deps: AppDeps): void {
+  const present = (row: RuleRow) =>
+    presentRule(
+      row,
+      row.slack_url_encrypted ? decrypt(deps.keys.encryption, row.slack_url_encrypted) : null,
+    );
+  const channelContext = (current?: RuleRow) => ({
+    key: deps.keys.encryption,
+    allowPrivate: deps.config.allowPrivateWebhooks,
+    resolve: deps.resolve,
+    current,
+  });
+  const requireRule = async (
+    request: FastifyRequest,
+    params: { workspaceUuid: string; ruleUuid: string },
+  ) => {
+    const workspace = await requireWorkspace(deps, request, params.workspaceUuid);
+    const rule = await findRule(deps.db, workspace.id, params.ruleUuid);
+    if (!rule) throw notFound('Notification rule not found.');
+    return { workspaceId: workspace.id, rule };
+  };
+  const checkSegment = async (workspaceId: string, segmentId: string | null) => {
+    if (segmentId && !(await segmentExists(deps.db, workspaceId, segmentId))) {
+      throw unprocessable({
+        'filter.segment_uuid': ['No segment of this workspace has this uuid.'],
+      });
+    }
+  };
+  const checkTimezone = (zone: string) => {
+    if (!isTimezone(zone)) {
+      throw unprocessable({ timezone: ['The timezone field must be an IANA time zone.'] });
+    }
+  };
+  const checkName = (name: string) => {
+    const trimmed = name.trim();
+    if (!trimmed) throw unprocessable({ name: ['The name field must not be empty.'] });
+    return trimmed;
+  };
+
+  app.get(
+    RULES,
+    {
+      schema: {
+        tags,
+        summary: "List the workspace's notification rules",
+        params: WorkspaceParams,
+        response: { 200: Wrapped(Type.Array(NotificationRule)), ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
+      return { success: true, data: (await listRules(deps.db, workspace.id)).map(present) };
+    },
+  );
+
+  app.post(
+    RULES,
+    {
+      schema: {
+        tags,
+        summary: 'Create a notification rule (alerts and digests, contract §15)',
+        params: WorkspaceParams,
+        body: RuleInput,
+        response: {
+          201: Wrapped(NotificationRule),
+          ...errorResponses(400, 401, 403, 404, 415, 422, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
+      const { body } = request;
+      const name = checkName(body.name);
+      const segmentId = body.filter?.segment_uuid ?? null;
+      const urlContains = body.filter?.url_contains?.trim() || null;
+      checkFilter(body.trigger, urlContains);
+      const timezone = body.timezone ?? 'UTC';
+      checkTimezone(timezone);
+      await checkSegment(workspace.id, segmentId);
+      const channel = await channelValues(body.channel, channelContext());
+      const row = await insertRule(deps.db, workspace.id, {
+        name,
+        enabled: body.enabled ?? true,
+        trigger: body.trigger,
+        segment_id: segmentId,
+        url_contains: urlContains,
+        timezone,
+        ...channel,
+      });
+      reply.status(201);
+      return { success: true, data: present(row) };
+    },
+  );
+
+  app.get(
+    RULE,
+    {
+      schema: {
+        tags,
+        summary: 'Show a notification rule',
+        params: RuleParams,
+        response: { 200: Wrapped(NotificationRule), ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const { rule } = await requireRule(request, request.params);
+      return { success: true, data: present(rule) };
+    },
+  );
+
+  app.patch(
+    RULE,
+    {
+      schema: {
+        tags,
+        summary:
+          'Change a notification rule; fields left out are kept, and a channel of the same type keeps its secret when it is left out',
+        params: RuleParams,
+        body: RulePatch,
+        response: {
+          200: Wrapped(NotificationRule),
+          ...errorResponses(400, 401, 403, 404, 415, 422, 429),
+        },
+      },
+    },
+    async (request) => {
+      const { workspaceId, rule } = await requireRule(request, request.params);
+      const { body } = request;
+      const trigger = (body.trigger ?? rule.trigger) as Trigger;
+      const segmentId =
+        body.filter && 'segment_uuid' in body.filter
+          ? (body.filter.segment_uuid ?? null)
+          : rule.segment_id;
+      const urlContains =
+        body.filter && 'url_contains' in body.filter
+          ? body.filter.url_contains?.trim() || null
+          : rule.url_contains;
+      checkFilter(trigger, urlContains);
+      if (body.timezone !== undefined) checkTimezone(body.timezone);
+      if (segmentId !== rule.segment_id) await checkSegment(workspaceId, segmentId);
+      const channel = body.channel && (await channelValues(body.channel, channelContext(rule)));
+      const row = await updateRule(deps.db, workspaceId, rule.id, {
+        ...(body.name !== undefined && { name: checkName(body.name) }),
+        ...(body.enabled !== undefined && { enabled: body.enabled }),
+        ...(body.timezone !== undefined && { timezone: body.timezone }),
+        trigger,
+        segment_id: segmentId,
+        url_contains: urlContains,
+        ...channel,
+      });
+      if (!row) throw notFound('Notification rule not found.');
+      return { success: true, data: present(row) };
+    },
+  );
+
+  app.delete(
+    RULE,
+    {
+      schema: {
+        tags,
+        summary: 'Delete a notification rule with its delivery log',
+        params: RuleParams,
+        response: { 200: Message, ...errorResponses(401, 403, 404, 429) },
+      },
+    },
+    async (request) => {
+      const { workspaceId, rule } = await requireRule(request, request.params);
+      if (!(await deleteRule(deps.db, workspaceId, rule.id))) {
+        throw notFound('Notification rule not found.');
+      }
+      return { success: true, message: 'Notification rule deleted.' };
+    },
+  );
+
+  app.post(
+    `${RULE}/test`,
+    {
+      schema: {
+        tags,
+        summary:
+          'Send a sample alert at once (through the outbox, marked as a test, about a sample organisation)',
+        params: RuleParams,
+        response: {
+          202: Wrapped(NotificationDelivery),
+          ...errorResponses(400, 401, 403, 404, 415, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { workspaceId, rule } = await requireRule(request, request.params);
+      const { rows } = await enqueueTest(workspaceId, rule.id, rule.trigger).execute(deps.db);
+      const delivery = rows[0] && (await findDelivery(deps.db, workspaceId, rows[0].id));
+      if (!delivery) throw notFound('Notification rule not found.');
+      reply.status(202);
+      return { success: true, data: presentDelivery(delivery) };
+    },
+  );
+
+  app.get(
+    `${RULE}/deliveries`,
+    {
+      schema: {
+        tags,
+        summary: "The rule's deliveries, newest first, with their state",
+        params: RuleParams,
+        querystring: PageQuery,
+        response: {
+          200: PageSchema(NotificationDelivery),
+          ...errorResponses(401, 404, 422, 429),
+        },
+      },
+    },
+    async (request) => {
+      checkPageWindow(request.query);
+      const { page, size } = request.query;
+      const { workspaceId, rule } = await requireRule(request, request.params);
+      const { total, rows } = await ruleDeliveries(deps.db, workspaceId, rule.id, {
+        offset: (page - 1) * size,
+        limit: size,
+      });
+      return paginate(
+        request,
+        deps.config.publicUrl,
+        request.query,
+        total,
+        rows.map(presentDelivery),
+      );
+    },
+  );
+}
