@@ -4,6 +4,8 @@ import { removeExpiredInvites } from './accounts/invites.js';
 import { removeExpiredSignIns } from './auth/cleanup.js';
 import { runPeriodically } from './db/periodic.js';
 import type { Api, AppDeps } from './http/api.js';
+import { createMailer } from './mail/transport.js';
+import { deliverNotifications } from './notifications/worker.js';
 import { runRetentionIfDue } from './privacy/retention.js';
 import { runSegmentWorker } from './segments/worker.js';
 import { startDeliveryWorker } from './webhooks/worker.js';
@@ -36,6 +38,8 @@ export function backgroundJobs(
     help: 'Segments skipped because they could not be evaluated (marked, tried again later)',
     registers: [registry],
   });
+  // Alerts by e-mail: the app's mailer when given (tests), else one through SMTP_URL.
+  const notificationMailer = deps.mailer ?? createMailer(config);
   return [
     {
       name: 'webhook-deliveries',
@@ -51,6 +55,19 @@ export function backgroundJobs(
           },
           everyMs,
         ),
+    },
+    {
+      name: 'notification-deliveries',
+      everyMs: 500,
+      run: () =>
+        deliverNotifications({
+          db,
+          config,
+          encryptionKey: deps.keys.encryption,
+          mailer: notificationMailer,
+          resolve: deps.resolve,
+          log: (message) => log.error(message),
+        }),
     },
     {
       name: 'segments',
