@@ -11,6 +11,7 @@ import { IpRanges } from '../identify/ip-ranges.js';
 import { NetworkOverrides, overridesFile } from '../identify/network-overrides.js';
 import { defaultAsnDatabases, networkOwnerResolver } from '../identify/network-owner.js';
 import { ipRangeResolver } from '../identify/resolver.js';
+import { alertsWanted } from '../notifications/store.js';
 import { deliveryMode as operatorDeliveryMode } from '../webhooks/outbox.js';
 import type { Collected } from './body.js';
 import { ingestMetrics } from './metrics.js';
@@ -35,10 +36,16 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
   const steps = ingestSteps(geo, resolvers);
   const scripts = new ScriptDirectory(db);
   // The delivery mode of a workspace's operator (null: off); a change applies within 5 s.
-  const deliveryMode = cachedLookup((workspaceId) => operatorDeliveryMode(db, workspaceId), {
-    max: 10_000,
-    ttlMs: 5_000,
-  });
+  // A workspace with alert rules needs the same new-session candidates (notifications/).
+  const deliveryMode = cachedLookup(
+    async (workspaceId) =>
+      (await operatorDeliveryMode(db, workspaceId)) ??
+      ((await alertsWanted(db, workspaceId)) ? 'session' : null),
+    {
+      max: 10_000,
+      ttlMs: 5_000,
+    },
+  );
   const metrics = ingestMetrics();
   const idleMs = config.sessionIdleSeconds * 1000;
 

@@ -4,6 +4,7 @@ import type { Database } from '../db/schema.js';
 import { inTransaction, type Transaction } from '../db/transaction.js';
 import { UNKNOWN_LOCATION } from '../identify/geo.js';
 import { emailSightings, type Identities, recordIdentifications } from '../identify/identity.js';
+import { alertValues, enqueueNotifications } from '../notifications/outbox.js';
 import { ensureOrganisations, organisationKey } from '../organisations/store.js';
 import { type Candidate, candidateValues, type DeliveryMode, enqueue } from '../webhooks/outbox.js';
 import type { IngestMetrics } from './metrics.js';
@@ -155,8 +156,26 @@ function phases(deps: WriterDeps): Phase[] {
     {
       name: 'outbox',
       async run(group, tx) {
-        if (group.deliveries.length === 0) return;
-        await enqueue(candidateValues(group.deliveries)).execute(await tx.db());
+        // Page views of identified organisations, for page.visited alerts (notifications/).
+        const views = group.requests.flatMap(({ context }) => {
+          const organisationId = organisationOf(group, context);
+          const workspaceId = context.script.workspaceId;
+          if (!organisationId || !group.delivering.has(workspaceId)) return [];
+          return context.events
+            .filter((event) => event.type === 'pageview')
+            .map((event) => ({
+              kind: 'page.visited',
+              workspaceId,
+              organisationId,
+              url: event.url,
+            }));
+        });
+        if (group.deliveries.length === 0 && views.length === 0) return;
+        const db = await tx.db();
+        if (group.deliveries.length > 0)
+          await enqueue(candidateValues(group.deliveries)).execute(db);
+        const alerts = [...group.deliveries.map((c) => ({ ...c, kind: c.event })), ...views];
+        await enqueueNotifications(alertValues(alerts)).execute(db);
       },
     },
     {

@@ -3,6 +3,7 @@ import { listCustomFields } from '../custom-fields/store.js';
 import { sqlState } from '../db/failures.js';
 import { inSavepoint } from '../db/savepoint.js';
 import type { Database } from '../db/schema.js';
+import { alertRows, enqueueNotifications } from '../notifications/outbox.js';
 import { candidates, enqueue } from '../webhooks/outbox.js';
 import { matchingOrganisations } from './compile.js';
 import { checkFilters, type Group } from './filters.js';
@@ -76,6 +77,8 @@ export async function refreshSegment(
     await sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS}, hashtext(${id}))`.execute(trx);
   }
   const matching = matchingOrganisations(segment.filters, { workspaceId, organisationIds: ids });
+  const enteredRows = sql`SELECT ${workspaceId}::uuid AS workspace_id, organisation_id,
+    ${id}::uuid AS segment_id FROM entered WHERE ${options.notify}::boolean`;
   const { rows } = await sql<{ entered: number; left: number }>`
     WITH matching AS (${matching}),
     gone AS (
@@ -89,14 +92,8 @@ export async function refreshSegment(
       SELECT ${workspaceId}, ${id}, matching.id FROM matching
       ON CONFLICT DO NOTHING
       RETURNING organisation_id
-    ), notified AS (${enqueue(
-      candidates(
-        'segment.entered',
-        sql`SELECT ${workspaceId}::uuid AS workspace_id, organisation_id, ${id}::uuid AS segment_id
-          FROM entered WHERE ${options.notify}::boolean`,
-        ['segment_id'],
-      ),
-    )})
+    ), notified AS (${enqueue(candidates('segment.entered', enteredRows, ['segment_id']))}
+    ), alerted AS (${enqueueNotifications(alertRows('segment.entered', enteredRows, ['segment_id']))})
     SELECT (SELECT count(*) FROM entered)::int AS entered, (SELECT count(*) FROM gone)::int AS left`.execute(
     trx,
   );
