@@ -32,6 +32,7 @@ import { collectorRoutes } from './ingest/routes.js';
 import { scheduleJobs } from './jobs.js';
 import { createMailer } from './mail/transport.js';
 import { notificationRoutes } from './notifications/routes.js';
+import { unsubscribeRoutes } from './notifications/unsubscribe.js';
 import { organisationRoutes } from './organisations/routes.js';
 import { Organisation } from './organisations/schemas.js';
 import { FiltersSchema } from './segments/filters.js';
@@ -190,6 +191,8 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     authRoutes(browser, deps);
     inviteRoutes(browser, deps);
   });
+  // Unsubscribe links in alert e-mails: no login, a form body from one-click clients.
+  await app.register(async (scope) => unsubscribeRoutes(scope, deps));
 
   await app.register(async (api) => {
     api.addHook('onRoute', checkRouteListed);

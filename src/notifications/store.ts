@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, NotificationDeliveryTable, NotificationRuleTable } from '../db/schema.js';
 
 export type RuleRow = Selectable<NotificationRuleTable>;
@@ -134,4 +134,37 @@ export function findDelivery(
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .executeTakeFirst();
+}
+
+/** An e-mail rule by its id alone (an unsubscribe link names no workspace). */
+export function findEmailRule(
+  db: Kysely<Database>,
+  id: string,
+): Promise<Pick<RuleRow, 'workspace_id' | 'id' | 'name' | 'email_to'> | undefined> {
+  return db
+    .selectFrom('notification_rules')
+    .select(['workspace_id', 'id', 'name', 'email_to'])
+    .where('id', '=', id)
+    .where('channel_type', '=', 'email')
+    .executeTakeFirst();
+}
+
+/**
+ * Takes an address off an e-mail rule (compared case-insensitively), switching the rule off
+ * when no address is left. Answers the rule's name, or undefined when there is no such rule.
+ */
+export async function removeAddress(
+  db: Kysely<Database>,
+  workspaceId: string,
+  ruleId: string,
+  address: string,
+): Promise<{ name: string } | undefined> {
+  const { rows } = await sql<{ name: string }>`
+    UPDATE notification_rules SET
+      email_to = ARRAY(SELECT a FROM unnest(email_to) a WHERE lower(a) <> lower(${address})),
+      enabled = enabled AND EXISTS (SELECT 1 FROM unnest(email_to) a WHERE lower(a) <> lower(${address})),
+      updated_at = now()
+    WHERE workspace_id = ${workspaceId} AND id = ${ruleId} AND channel_type = 'email'
+    RETURNING name`.execute(db);
+  return rows[0];
 }
