@@ -217,6 +217,7 @@ function baselineBody(method: string, template: string, key: string): unknown {
         webhook_url: 'https://hooks.example/footfall',
         webhook_secret: 's'.repeat(32),
         mode: 'session',
+        events: ['organisation.identified', 'segment.entered'],
       },
     },
   };

@@ -47,6 +47,8 @@ const EXPECTED_ROUTES = {
   '/auth/invites/{secret}/accept': ['post'],
   '/radar/operator/v1/webhooks': ['get', 'patch'],
   '/radar/operator/v1/webhooks/deliveries': ['get'],
+  '/radar/operator/v1/webhooks/test': ['post'],
+  '/radar/operator/v1/webhooks/deliveries/{uuid}/redeliver': ['post'],
   '/v1/workspaces/{workspaceUuid}/notifications': ['get', 'post'],
   '/v1/workspaces/{workspaceUuid}/notifications/{ruleUuid}': ['delete', 'get', 'patch'],
   '/v1/workspaces/{workspaceUuid}/notifications/{ruleUuid}/test': ['post'],

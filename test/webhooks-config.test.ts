@@ -26,10 +26,21 @@ describe('PATCH /radar/operator/v1/webhooks', () => {
     expectShape(answer.body, { success: 'boolean', data: 'array', message: 'string' });
     expect(answer.body.data).toHaveLength(1);
     expectShape(answer.body.data[0], { delivery: 'object' });
-    expectShape(answer.body.data[0].delivery, { webhook_url: 'string', signature: 'string' });
+    expectShape(answer.body.data[0].delivery, {
+      webhook_url: 'string',
+      signature: 'string',
+      events: 'array',
+    });
     expect(answer.body.data[0].delivery).toEqual({
       webhook_url: url,
       signature: hmac(secret, url),
+      events: [
+        'session.ended',
+        'event.tracked',
+        'organisation.identified',
+        'organisation.returned',
+        'segment.entered',
+      ],
     });
     expect(JSON.stringify(answer.body)).not.toContain(secret);
     const read = await call('GET', path);

@@ -11,6 +11,7 @@ import * as accounts from './migrations/0009_accounts.js';
 import * as sessionSource from './migrations/0010_session_source.js';
 import * as stats from './migrations/0011_stats.js';
 import * as customFieldValues from './migrations/0012_custom_field_values.js';
+import * as webhookEvents from './migrations/0013_webhook_events.js';
 import * as notifications from './migrations/0014_notifications.js';
 import type { Database } from './schema.js';
 
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0010_session_source': sessionSource,
   '0011_stats': stats,
   '0012_custom_field_values': customFieldValues,
+  '0013_webhook_events': webhookEvents,
   '0014_notifications': notifications,
 };
 

@@ -180,6 +180,8 @@ export interface WebhookConfigTable {
   /** AES-256-GCM: iv ‖ tag ‖ ciphertext. */
   secret_encrypted: Buffer;
   mode: string;
+  /** The kinds to send; null: every kind. */
+  events: string[] | null;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
@@ -302,7 +304,8 @@ export interface VisitorTable {
 export interface WebhookDeliveryTable {
   id: string;
   user_id: string;
-  workspace_id: string;
+  /** Null for a test ping only. */
+  workspace_id: string | null;
   event: string;
   organisation_id: string | null;
   session_id: string | null;
@@ -316,6 +319,8 @@ export interface WebhookDeliveryTable {
   next_attempt_at: Generated<Date>;
   created_at: CreatedAt;
   delivered_at: Date | null;
+  redeliveries: Generated<number>;
+  redelivered_at: Date | null;
 }
 
 export interface SegmentQueueTable {

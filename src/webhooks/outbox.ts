@@ -1,5 +1,7 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { Database } from '../db/schema.js';
+import { randomUUID } from 'node:crypto';
+import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
+import type { Database, WebhookDeliveryTable } from '../db/schema.js';
+import { pingBody } from './body.js';
 
 /**
  * The webhook outbox's one writer. Features hand in the rows that may cause a delivery
@@ -7,12 +9,15 @@ import type { Database } from '../db/schema.js';
  * them; who receives them is decided here, once.
  */
 
-export type WebhookEvent =
-  | 'organisation.identified'
-  | 'organisation.returned'
-  | 'event.tracked'
-  | 'session.ended'
-  | 'segment.entered';
+/** Every kind a user can choose in `delivery.events` (a test `ping` is not one). */
+export const WEBHOOK_EVENTS = [
+  'session.ended',
+  'event.tracked',
+  'organisation.identified',
+  'organisation.returned',
+  'segment.entered',
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export type DeliveryMode = 'session' | 'event';
 
@@ -27,19 +32,24 @@ const CARRIED_TYPE: Record<Carried, string> = {
 // Who receives a workspace's deliveries: each member with delivery on (contract §12).
 const recipients = sql`workspace_members w
   JOIN webhook_configs c ON c.user_id = w.user_id AND c.url IS NOT NULL`;
+// Whether the recipient `c` chose to receive `event` (NULL: every kind, contract §15).
+const chose = (event: RawBuilder<unknown>) => sql`(c.events IS NULL OR ${event} = ANY (c.events))`;
 
 /**
  * Which deliveries the workspace's members want: `event` when any member is in event mode
- * (per-event candidates are then worth making; `enqueue` still gives each member only its
- * mode's kinds), else `session` when any member has delivery on, else null.
+ * and chose event.tracked (per-event candidates are then worth making; `enqueue` still
+ * gives each member only its mode's and choice's kinds), else `session` when any member
+ * has delivery on, else null.
  */
 export async function deliveryMode(
   db: Kysely<Database>,
   workspaceId: string,
 ): Promise<DeliveryMode | null> {
   const { rows } = await sql<{ mode: DeliveryMode }>`
-    SELECT c.mode FROM ${recipients} WHERE w.workspace_id = ${workspaceId}
-    ORDER BY c.mode = 'event' DESC LIMIT 1`.execute(db);
+    SELECT CASE WHEN bool_or(c.mode = 'event' AND ${chose(sql`'event.tracked'`)})
+                THEN 'event' ELSE 'session' END AS mode
+    FROM ${recipients} WHERE w.workspace_id = ${workspaceId}
+    HAVING count(*) > 0`.execute(db);
   return rows[0]?.mode ?? null;
 }
 
@@ -86,7 +96,8 @@ export function candidateValues(list: Candidate[]): RawBuilder<unknown> {
  * every candidate and every member of its workspace with delivery on. `candidates` is a query of
  * (event, workspace_id, organisation_id, session_id, event_id, segment_id). session.ended
  * goes only to members in session mode, event.tracked only to those in event mode, the
- * others to both (contract §10). Every delivery is about an organisation.
+ * others to both (contract §10), and each kind only to members who chose it in
+ * `delivery.events` (§15). Every delivery is about an organisation.
  */
 export function enqueue(rows: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`
@@ -98,7 +109,65 @@ export function enqueue(rows: RawBuilder<unknown>): RawBuilder<unknown> {
     JOIN ${recipients} ON w.workspace_id = d.workspace_id
     WHERE d.organisation_id IS NOT NULL
       AND c.mode = CASE d.event WHEN 'session.ended' THEN 'session'
-                                WHEN 'event.tracked' THEN 'event' ELSE c.mode END`;
+                                WHEN 'event.tracked' THEN 'event' ELSE c.mode END
+      AND ${chose(sql`d.event`)}`;
+}
+
+export type DeliveryRecord = Selectable<WebhookDeliveryTable>;
+
+/**
+ * A test ping for the user, due at once. It is about no workspace and is not filtered by
+ * `delivery.events`: asking for it is the choice. Its body is written with it.
+ */
+export async function enqueuePing(db: Kysely<Database>, userId: string): Promise<DeliveryRecord> {
+  const createdAt = new Date();
+  return db
+    .insertInto('webhook_deliveries')
+    .values({
+      id: randomUUID(),
+      user_id: userId,
+      workspace_id: null,
+      event: 'ping',
+      organisation_id: null,
+      session_id: null,
+      event_id: null,
+      segment_id: null,
+      body: pingBody(createdAt),
+      created_at: createdAt,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Makes one of the user's finished (delivered or failed) deliveries due again: the same
+ * row, so the same X-Footfall-Delivery id and the same rendered body, in a new round of
+ * attempts with the retry schedule from the start. `attempts`, `last_status_code` and
+ * `last_error` describe the current round, so they start afresh. A workspace's delivery
+ * needs the user to be a member still, and the workspace not deleted (else: not found).
+ * Answers the row, 'pending' when it is still being attempted, or undefined.
+ */
+export async function redeliver(
+  db: Kysely<Database>,
+  userId: string,
+  deliveryId: string,
+): Promise<DeliveryRecord | 'pending' | undefined> {
+  const mine = sql`d.id = ${deliveryId} AND d.user_id = ${userId}
+    AND (d.workspace_id IS NULL OR EXISTS (
+      SELECT 1 FROM workspace_members m JOIN workspaces ws ON ws.id = m.workspace_id
+      WHERE m.workspace_id = d.workspace_id AND m.user_id = d.user_id
+        AND ws.deleted_at IS NULL))`;
+  const { rows } = await sql<DeliveryRecord>`
+    UPDATE webhook_deliveries d
+    SET status = 'pending', attempts = 0, last_status_code = NULL, last_error = '',
+        next_attempt_at = now(), delivered_at = NULL,
+        redeliveries = d.redeliveries + 1, redelivered_at = now()
+    WHERE ${mine} AND d.status <> 'pending'
+    RETURNING d.*`.execute(db);
+  if (rows[0]) return rows[0];
+  const { rows: pending } = await sql`
+    SELECT 1 FROM webhook_deliveries d WHERE ${mine} AND d.status = 'pending'`.execute(db);
+  return pending.length > 0 ? 'pending' : undefined;
 }
 
 /**

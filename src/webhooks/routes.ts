@@ -3,12 +3,18 @@ import type { ExpressionBuilder } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { userOf } from '../http/auth.js';
-import { fieldError } from '../http/errors.js';
+import { fieldError, HttpError, notFound } from '../http/errors.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses, UuidParams } from '../http/schemas.js';
 import { publicAddressesOf, type Resolver, UnsafeAddressError } from './address-guard.js';
+import { enqueuePing, redeliver, WEBHOOK_EVENTS, type WebhookEvent } from './outbox.js';
+import { DeliverySchema, DeliveryStatusSchema, presentDelivery } from './present.js';
 import { sign } from './signing.js';
 import { findWebhookConfig, saveWebhookConfig, type WebhookConfig } from './store.js';
+
+// A plain string enum rather than a union of literals, so that a wrong kind is answered
+// with the list of right ones.
+const EventKind = Type.Unsafe<WebhookEvent>({ type: 'string', enum: [...WEBHOOK_EVENTS] });
 
 const WebhookAnswer = Type.Object(
   {
@@ -19,6 +25,9 @@ const WebhookAnswer = Type.Object(
           webhook_url: Type.String(),
           signature: Type.String({
             description: 'sha256= + hex HMAC-SHA256 of webhook_url keyed with the secret',
+          }),
+          events: Type.Array(EventKind, {
+            description: 'the kinds that are sent (every kind unless a choice was saved)',
           }),
         }),
       }),
@@ -34,42 +43,59 @@ const WebhookBody = Type.Object({
     webhook_url: Type.Union([Type.String({ minLength: 1, maxLength: 2048 }), Type.Null()]),
     webhook_secret: Type.Optional(Type.String({ minLength: 16, maxLength: 255 })),
     mode: Type.Optional(Type.Union([Type.Literal('session'), Type.Literal('event')])),
+    events: Type.Optional(
+      Type.Array(EventKind, {
+        maxItems: 20,
+        description:
+          'The kinds to send, at least one (to stop sending, set webhook_url to null). Every kind by default; kept when omitted. Choosing every kind includes kinds added later.',
+      }),
+    ),
   }),
 });
+
+const DeliveriesQuery = Type.Object({
+  ...PageQuery.properties,
+  status: Type.Optional(DeliveryStatusSchema),
+});
+
+const DeliveryAnswer = Type.Object(
+  { success: Type.Boolean(), message: Type.String(), data: DeliverySchema },
+  { title: 'WebhookDeliveryAnswer' },
+);
 
 const tags = ['Webhooks'];
 
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
-const Delivery = Type.Object({
-  uuid: Type.String({
-    format: 'uuid',
-    description: 'the X-Footfall-Delivery header, the same on every retry',
-  }),
-  event: Type.String(),
-  workspace_uuid: Type.String({ format: 'uuid' }),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
-  attempts: Type.Integer(),
-  last_status_code: nullable(Type.Integer()),
-  last_error: Type.String(),
-  next_attempt_at: nullable(Type.String()),
-  created_at: Type.String(),
-  delivered_at: nullable(Type.String()),
-});
-
-// A deleted workspace's deliveries are gone from the log at once, before the purge.
+// A deleted workspace's deliveries are gone from the log at once, before the purge. A
+// ping belongs to no workspace.
 const liveWorkspace = (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
-  eb(
-    'workspace_id',
-    'not in',
-    eb.selectFrom('workspaces').select('id').where('deleted_at', 'is not', null),
+  eb.or([
+    eb('workspace_id', 'is', null),
+    eb(
+      'workspace_id',
+      'not in',
+      eb.selectFrom('workspaces').select('id').where('deleted_at', 'is not', null),
+    ),
+  ]);
+
+const noTarget = () =>
+  fieldError(
+    'delivery.webhook_url',
+    'No webhook URL is configured: set one with PATCH /radar/operator/v1/webhooks first.',
   );
 
 export function webhookRoutes(app: Api, deps: AppDeps): void {
   const answer = (config: WebhookConfig | undefined, message: string) => ({
     success: true,
     data: config?.url
-      ? [{ delivery: { webhook_url: config.url, signature: sign(config.secret, config.url) } }]
+      ? [
+          {
+            delivery: {
+              webhook_url: config.url,
+              signature: sign(config.secret, config.url),
+              events: config.events ?? [...WEBHOOK_EVENTS],
+            },
+          },
+        ]
       : [],
     message,
   });
@@ -95,45 +121,91 @@ export function webhookRoutes(app: Api, deps: AppDeps): void {
       schema: {
         tags,
         summary: 'Recent webhook deliveries, newest first, with their state',
-        querystring: PageQuery,
-        response: { 200: PageSchema(Delivery), ...errorResponses(401, 422, 429) },
+        description: 'Optionally only those with one `status` (pending, delivered or failed).',
+        querystring: DeliveriesQuery,
+        response: { 200: PageSchema(DeliverySchema), ...errorResponses(401, 422, 429) },
       },
     },
     async (request) => {
       checkPageWindow(request.query);
-      const { page, size } = request.query;
+      const { page, size, status } = request.query;
       const userId = userOf(request);
+      const mine = deps.db
+        .selectFrom('webhook_deliveries')
+        .where('user_id', '=', userId)
+        .where(liveWorkspace)
+        .$if(status !== undefined, (query) => query.where('status', '=', status ?? ''));
       const [count, rows] = await Promise.all([
-        deps.db
-          .selectFrom('webhook_deliveries')
-          .select((eb) => eb.fn.countAll<number>().as('total'))
-          .where('user_id', '=', userId)
-          .where(liveWorkspace)
-          .executeTakeFirstOrThrow(),
-        deps.db
-          .selectFrom('webhook_deliveries')
+        mine.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+        mine
           .selectAll()
-          .where('user_id', '=', userId)
-          .where(liveWorkspace)
           .orderBy('created_at', 'desc')
           .orderBy('id')
           .offset((page - 1) * size)
           .limit(size)
           .execute(),
       ]);
-      const data = rows.map((row) => ({
-        uuid: row.id,
-        event: row.event,
-        workspace_uuid: row.workspace_id,
-        status: row.status as 'pending' | 'delivered' | 'failed',
-        attempts: row.attempts,
-        last_status_code: row.last_status_code,
-        last_error: row.last_error,
-        next_attempt_at: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
-        created_at: row.created_at.toISOString(),
-        delivered_at: row.delivered_at?.toISOString() ?? null,
-      }));
+      const data = rows.map(presentDelivery);
       return paginate(request, deps.config.publicUrl, request.query, Number(count.total), data);
+    },
+  );
+
+  app.post(
+    '/radar/operator/v1/webhooks/test',
+    {
+      schema: {
+        tags,
+        summary: 'Send a signed test ping to your webhook target',
+        description:
+          'Queues a `ping` delivery (X-Footfall-Event: ping) to the configured target and answers 202 with it at once; the worker sends it within a second, signed and retried like every delivery, and the deliveries log shows how it went. Its uuid is the X-Footfall-Delivery header the receiver sees. 422 when no target is configured.',
+        response: { 202: DeliveryAnswer, ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const userId = userOf(request);
+      const config = await findWebhookConfig(deps.db, deps.keys.encryption, userId);
+      if (!config?.url) throw noTarget();
+      const ping = await enqueuePing(deps.db, userId);
+      reply.status(202);
+      return {
+        success: true,
+        message: `A test ping is on its way to ${config.url}.`,
+        data: presentDelivery(ping),
+      };
+    },
+  );
+
+  app.post(
+    '/radar/operator/v1/webhooks/deliveries/:uuid/redeliver',
+    {
+      schema: {
+        tags,
+        summary: 'Send a past delivery again, with the same delivery id and body',
+        description:
+          'A delivered or failed delivery starts a new round of attempts: the same X-Footfall-Delivery id and body, a fresh timestamp and signature. Answers 202 with the delivery as the log shows it (pending, attempts 0, redeliveries counted). 409 while it is still pending; 404 for a delivery that is not yours, or of a workspace you are no longer a member of; 422 when no target is configured.',
+        params: UuidParams,
+        response: { 202: DeliveryAnswer, ...errorResponses(401, 404, 409, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const userId = userOf(request);
+      // Without a target nothing can be sent again; that answer depends on no delivery.
+      const config = await findWebhookConfig(deps.db, deps.keys.encryption, userId);
+      if (!config?.url) throw noTarget();
+      const again = await redeliver(deps.db, userId, request.params.uuid);
+      if (again === undefined) throw notFound('Delivery not found.');
+      if (again === 'pending') {
+        throw new HttpError(
+          409,
+          'This delivery is still pending: it is retried on its own schedule (next_attempt_at).',
+        );
+      }
+      reply.status(202);
+      return {
+        success: true,
+        message: 'The delivery will be sent again.',
+        data: presentDelivery(again),
+      };
     },
   );
 
@@ -150,12 +222,15 @@ export function webhookRoutes(app: Api, deps: AppDeps): void {
     async (request) => {
       const userId = userOf(request);
       const { webhook_url, webhook_secret, mode } = request.body.delivery;
+      // The schema admits only the kinds (its enum); the type provider cannot see that.
+      const events = chosenEvents(request.body.delivery.events as WebhookEvent[] | undefined);
       const current = await findWebhookConfig(deps.db, deps.keys.encryption, userId);
       if (webhook_url === null) {
         if (current)
           await saveWebhookConfig(deps.db, deps.keys.encryption, userId, {
             ...current,
             url: null,
+            events: events === undefined ? current.events : events,
           });
         return answer(undefined, 'Webhook delivery switched off.');
       }
@@ -167,11 +242,33 @@ export function webhookRoutes(app: Api, deps: AppDeps): void {
           'The webhook secret field is required when no secret is set yet (16 to 255 characters).',
         );
       }
-      const config: WebhookConfig = { url, secret, mode: mode ?? current?.mode ?? 'session' };
+      const config: WebhookConfig = {
+        url,
+        secret,
+        mode: mode ?? current?.mode ?? 'session',
+        events: events === undefined ? (current?.events ?? null) : events,
+      };
       await saveWebhookConfig(deps.db, deps.keys.encryption, userId, config);
       return answer(config, 'Webhook configuration saved.');
     },
   );
+}
+
+/**
+ * `delivery.events` as saved: undefined (omitted: keep), null (every kind, including any
+ * added later), or the chosen kinds once each, in the contract's order. An empty choice
+ * would send nothing, which is what a null webhook_url is for.
+ */
+function chosenEvents(events: WebhookEvent[] | undefined): WebhookEvent[] | null | undefined {
+  if (events === undefined) return undefined;
+  if (events.length === 0) {
+    throw fieldError(
+      'delivery.events',
+      'Choose at least one event kind; to stop sending, set webhook_url to null.',
+    );
+  }
+  const chosen = WEBHOOK_EVENTS.filter((kind) => events.includes(kind));
+  return chosen.length === WEBHOOK_EVENTS.length ? null : chosen;
 }
 
 /** https and a public address, unless ALLOW_PRIVATE_WEBHOOKS lifts both rules. */

@@ -1,11 +1,14 @@
 import type { Kysely } from 'kysely';
 import { decrypt, encrypt } from '../auth/keys.js';
 import type { Database } from '../db/schema.js';
+import type { WebhookEvent } from './outbox.js';
 
 export interface WebhookConfig {
   url: string | null;
   secret: string;
   mode: 'session' | 'event';
+  /** The kinds to send; null: every kind, including any added later. */
+  events: WebhookEvent[] | null;
 }
 
 export async function findWebhookConfig(
@@ -15,7 +18,7 @@ export async function findWebhookConfig(
 ): Promise<WebhookConfig | undefined> {
   const row = await db
     .selectFrom('webhook_configs')
-    .select(['url', 'secret_encrypted', 'mode'])
+    .select(['url', 'secret_encrypted', 'mode', 'events'])
     .where('user_id', '=', userId)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -23,6 +26,7 @@ export async function findWebhookConfig(
     url: row.url,
     secret: decrypt(key, row.secret_encrypted),
     mode: row.mode as WebhookConfig['mode'],
+    events: row.events as WebhookEvent[] | null,
   };
 }
 
@@ -37,6 +41,7 @@ export async function saveWebhookConfig(
     url: config.url,
     secret_encrypted: encrypt(key, config.secret),
     mode: config.mode,
+    events: config.events,
     updated_at: new Date(),
   };
   await db

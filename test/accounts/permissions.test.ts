@@ -120,6 +120,8 @@ const NOT_IN_A_WORKSPACE = new Set([
   'GET /radar/operator/v1/webhooks',
   'PATCH /radar/operator/v1/webhooks',
   'GET /radar/operator/v1/webhooks/deliveries',
+  'POST /radar/operator/v1/webhooks/test',
+  'POST /radar/operator/v1/webhooks/deliveries/{uuid}/redeliver',
 ]);
 
 let t: TestApp;
