@@ -5,7 +5,8 @@ import { removeExpiredSignIns } from './auth/cleanup.js';
 import { runPeriodically } from './db/periodic.js';
 import type { Api, AppDeps } from './http/api.js';
 import { createMailer } from './mail/transport.js';
-import { deliverNotifications } from './notifications/worker.js';
+import { sendDueDigests } from './notifications/digests.js';
+import { deliverNotifications, publicBase } from './notifications/worker.js';
 import { runRetentionIfDue } from './privacy/retention.js';
 import { runSegmentWorker } from './segments/worker.js';
 import { startDeliveryWorker } from './webhooks/worker.js';
@@ -68,6 +69,15 @@ export function backgroundJobs(
           resolve: deps.resolve,
           log: (message) => log.error(message),
         }),
+    },
+    {
+      // Every minute on every server; each digest period is sent once (digest_periods).
+      name: 'digests',
+      everyMs: 60_000,
+      atStart: true,
+      run: async () => {
+        await sendDueDigests({ db, base: publicBase(config) }, deps.clock?.() ?? new Date());
+      },
     },
     {
       name: 'segments',

@@ -13,6 +13,7 @@ import * as stats from './migrations/0011_stats.js';
 import * as customFieldValues from './migrations/0012_custom_field_values.js';
 import * as webhookEvents from './migrations/0013_webhook_events.js';
 import * as notifications from './migrations/0014_notifications.js';
+import * as digests from './migrations/0015_digests.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0012_custom_field_values': customFieldValues,
   '0013_webhook_events': webhookEvents,
   '0014_notifications': notifications,
+  '0015_digests': digests,
 };
 
 /**

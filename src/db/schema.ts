@@ -36,6 +36,7 @@ export interface Database {
   notification_rules: NotificationRuleTable;
   notification_deliveries: NotificationDeliveryTable;
   notification_last_alerts: NotificationLastAlertTable;
+  digest_periods: DigestPeriodTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -427,4 +428,15 @@ export interface NotificationLastAlertTable {
   rule_id: string;
   organisation_id: string;
   alerted_at: Date;
+}
+
+export interface DigestPeriodTable {
+  workspace_id: string;
+  rule_id: string;
+  trigger: string;
+  period_start: Date;
+  period_end: Date;
+  delivery_id: string | null;
+  organisations: number;
+  created_at: CreatedAt;
 }

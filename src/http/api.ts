@@ -28,4 +28,6 @@ export interface AppDeps {
   resolve?: Resolver;
   /** Sends e-mail; by default through SMTP_URL when it is set. */
   mailer?: Mailer;
+  /** The digest job's clock (tests set it; the time otherwise). */
+  clock?: () => Date;
 }

@@ -1,3 +1,4 @@
+import { digestEmailOf, digestSlackOf, isDigest } from './digest-render.js';
 import type { Alert } from './render.js';
 
 /**
@@ -32,6 +33,7 @@ function details(alert: Alert): string[] {
 }
 
 export function emailOf(alert: Alert, unsubscribeUrl: string) {
+  if (isDigest(alert)) return digestEmailOf(alert, unsubscribeUrl);
   const pages = viewed(alert);
   const subject = headline(alert);
   const text = [
@@ -72,6 +74,7 @@ ${
 
 /** Slack's incoming-webhook JSON: `text` for notifications, `blocks` for the message. */
 export function slackOf(alert: Alert): string {
+  if (isDigest(alert)) return digestSlackOf(alert);
   const pages = viewed(alert);
   const title = headline(alert);
   const name = alert.organisation?.name ?? 'An organisation';
