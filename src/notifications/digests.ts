@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { sqlState } from '../db/failures.js';
 import type { Database } from '../db/schema.js';
 import { type DigestKind, type DigestPeriod, latestPeriod } from './digest-period.js';
 import { alertValues, enqueueNotifications } from './outbox.js';
@@ -169,12 +170,24 @@ export async function sendDueDigests(deps: DigestJobDeps, now = new Date()): Pro
       ON d.workspace_id = k.workspace_id AND d.rule_id = k.rule_id`.execute(db);
   const done = new Set(sent.map((row) => key(row.rule_id, row.trigger, row.period_start)));
   let enqueued = 0;
+  const failed: string[] = [];
   for (const { rule, period } of due) {
     if (done.has(key(rule.id, rule.trigger, period.start))) continue;
-    enqueued += await db.transaction().execute((trx) => sendDigest(trx, deps.base, rule, period));
+    try {
+      enqueued += await db.transaction().execute((trx) => sendDigest(trx, deps.base, rule, period));
+    } catch (error) {
+      // Another server holds the period's row for over a second: it is sending the digest
+      // (or, if it fails, this server claims it next minute).
+      if (sqlState(error) === LOCK_NOT_AVAILABLE) continue;
+      // One rule's failure costs only its digest; it is tried again next minute.
+      failed.push(`rule ${rule.id} (${sqlState(error) ?? (error as Error).message})`);
+    }
   }
+  if (failed.length > 0) throw new Error(`digests not sent, tried again: ${failed.join(', ')}`);
   return enqueued;
 }
+
+const LOCK_NOT_AVAILABLE = '55P03';
 
 const key = (ruleId: string, trigger: string, start: Date) =>
   `${ruleId} ${trigger} ${start.toISOString()}`;
@@ -194,13 +207,17 @@ async function sendDigest(
   rule: DigestRule,
   period: DigestPeriod,
 ): Promise<number> {
+  // A second server waits for the first's row at most this long (then skips; see above),
+  // not for as long as the first takes to compute a large digest.
+  await sql`SET LOCAL lock_timeout = '1s'`.execute(trx);
   const claimed = await sql<{ rule_id: string }>`
     INSERT INTO digest_periods (workspace_id, rule_id, trigger, period_start, period_end,
       organisations)
     VALUES (${rule.workspace_id}, ${rule.id}, ${rule.trigger},
       ${period.start.toISOString()}::timestamptz, ${period.end.toISOString()}::timestamptz, 0)
     ON CONFLICT DO NOTHING RETURNING rule_id`.execute(trx);
-  if (claimed.rows.length === 0) return 0; // another server has (or is sending) it
+  if (claimed.rows.length === 0) return 0; // another server has sent it
+  await sql`SET LOCAL lock_timeout = 0`.execute(trx);
   await sql`
     DELETE FROM digest_periods WHERE workspace_id = ${rule.workspace_id}
       AND rule_id = ${rule.id}

@@ -414,4 +414,57 @@ describe('digests', () => {
     expect(digest.organisations[0]?.name).toBe('Org 00');
     expect(digest.organisations[49]?.name).toBe('Org 49');
   });
+  it('a server that is still sending a period (or fails) holds off the others only while it does', async () => {
+    const created = await api('POST', `/v1/workspaces/${ws.uuid}/notifications`, {
+      name: 'held',
+      trigger: 'digest.daily',
+      timezone: NY,
+      channel: { type: 'webhook', url: hook.url, secret: 'a-secret-of-twenty-chars' },
+    });
+    expect(created.status).toBe(201);
+    const rule = created.body.data.uuid;
+    await t.database.db
+      .updateTable('notification_rules')
+      .set({ created_at: new Date('2026-11-20T00:00:00Z') } as never)
+      .where('id', '=', rule)
+      .execute();
+    // Another server has claimed Sunday's period and not committed yet.
+    const other = connect(t.deps.config.databaseUrl as string);
+    let release: (commit: boolean) => void = () => {};
+    const decided = new Promise<boolean>((resolve) => {
+      release = resolve;
+    });
+    let claimed: () => void = () => {};
+    const isClaimed = new Promise<void>((resolve) => {
+      claimed = resolve;
+    });
+    const holder = other.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx
+          .insertInto('digest_periods')
+          .values({
+            workspace_id: ws.uuid,
+            rule_id: rule,
+            trigger: 'digest.daily',
+            period_start: new Date('2026-11-22T05:00:00Z'),
+            period_end: new Date('2026-11-23T05:00:00Z'),
+            organisations: 0,
+          })
+          .execute();
+        claimed();
+        if (!(await decided)) throw new Error('the other server failed');
+      })
+      .catch(() => {});
+    await isClaimed;
+    const started = Date.now();
+    expect(await sendDueDigests({ db: t.database.db, base: PUBLIC_URL }, MON_0705)).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // It failed: its claim is gone, and the next round sends the digest.
+    release(false);
+    await holder;
+    await other.close();
+    expect(await sendDueDigests({ db: t.database.db, base: PUBLIC_URL }, MON_0705)).toBe(1);
+    expect(await sendDueDigests({ db: t.database.db, base: PUBLIC_URL }, MON_0705)).toBe(0);
+  });
 });
