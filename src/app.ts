@@ -16,6 +16,7 @@ import { customFieldRoutes } from './custom-fields/routes.js';
 import { CustomField, CustomFieldValue } from './custom-fields/schemas.js';
 import type { Api, AppDeps } from './http/api.js';
 import { clientNetwork } from './http/client-address.js';
+import { dashboardRoutes } from './http/dashboard.js';
 import {
   clientErrorHandler,
   frameworkErrors,
@@ -61,7 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
         req: (request) => ({
           id: request.id,
           method: request.method,
-          url: request.url.replace(/^(\/auth\/(?:setup|reset|invites)\/)[^/?]+/, '$1…'),
+          url: request.url.replace(/^(\/(?:auth\/)?(?:setup|reset|invites?)\/)[^/?]+/, '$1…'),
         }),
         err: errorForLog,
       },
@@ -191,6 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     authRoutes(browser, deps);
     inviteRoutes(browser, deps);
   });
+  await app.register(async (scope) => dashboardRoutes(scope));
   // Unsubscribe links in alert e-mails: no login, a form body from one-click clients.
   await app.register(async (scope) => unsubscribeRoutes(scope, deps));
 

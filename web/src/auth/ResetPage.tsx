@@ -1,0 +1,82 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useParams } from '@tanstack/react-router';
+import { type FormEvent, useState } from 'react';
+import { ApiFailure, api, unwrap } from '../api/client';
+import { ErrorState, Loading } from '../ui/states';
+import { AuthLayout } from './AuthLayout';
+import { PASSWORD_HINT } from './password';
+import { FieldError } from './SetupPage';
+
+/** A one-time reset link: choose a new password, then signed in. */
+export function ResetPage() {
+  const { secret } = useParams({ from: '/reset/$secret' });
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const link = useQuery({
+    queryKey: ['reset-link', secret],
+    queryFn: async () =>
+      (await unwrap(api.GET('/auth/reset/{secret}', { params: { path: { secret } } }))).data,
+    retry: false,
+  });
+  const [failure, setFailure] = useState<ApiFailure>();
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const password = String(new FormData(event.currentTarget).get('password'));
+    setFailure(undefined);
+    try {
+      await unwrap(
+        api.POST('/auth/reset/{secret}', { params: { path: { secret } }, body: { password } }),
+      );
+      queryClient.clear();
+      await navigate({ to: '/' });
+    } catch (error) {
+      setFailure(error instanceof ApiFailure ? error : new ApiFailure(0, undefined));
+    }
+  }
+
+  if (link.isPending)
+    return (
+      <AuthLayout title="Choose a new password">
+        <Loading what="the reset link" />
+      </AuthLayout>
+    );
+  if (link.isError) {
+    return (
+      <AuthLayout title="This reset link no longer works">
+        <p>It has been used or has expired. Ask for a new one.</p>
+        <a className="button primary" href="/sign-in">
+          Go to sign-in
+        </a>
+      </AuthLayout>
+    );
+  }
+  return (
+    <AuthLayout title="Choose a new password">
+      <p className="muted">For {link.data.email}. Your other sessions will be signed out.</p>
+      <form onSubmit={submit} className="stack">
+        <label className="field">
+          <span>New password</span>
+          <input
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            minLength={10}
+            required
+            aria-describedby="password-hint"
+          />
+          <small id="password-hint" className="muted">
+            {PASSWORD_HINT}
+          </small>
+          <FieldError failure={failure} name="password" />
+        </label>
+        {failure && !failure.body?.errors ? (
+          <ErrorState what="the new password" error={failure} />
+        ) : null}
+        <button type="submit" className="button primary">
+          Save password
+        </button>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,114 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useParams } from '@tanstack/react-router';
+import { type FormEvent, useState } from 'react';
+import { ApiFailure, api, unwrap } from '../api/client';
+import { ErrorState, Loading } from '../ui/states';
+import { AuthLayout } from './AuthLayout';
+import { PASSWORD_HINT } from './password';
+
+/** The first start's one-time link: makes the first account, then signs it in. */
+export function SetupPage() {
+  const { secret } = useParams({ from: '/setup/$secret' });
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const link = useQuery({
+    queryKey: ['setup-link', secret],
+    queryFn: () => unwrap(api.GET('/auth/setup/{secret}', { params: { path: { secret } } })),
+    retry: false,
+  });
+  const [failure, setFailure] = useState<ApiFailure>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      await unwrap(
+        api.POST('/auth/setup/{secret}', {
+          params: { path: { secret } },
+          body: {
+            email: String(form.get('email')),
+            name: String(form.get('name')),
+            password: String(form.get('password')),
+          },
+        }),
+      );
+      queryClient.clear();
+      await navigate({ to: '/welcome' });
+    } catch (error) {
+      setFailure(error instanceof ApiFailure ? error : new ApiFailure(0, undefined));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (link.isPending)
+    return (
+      <AuthLayout title="Set up Footfall">
+        <Loading what="the setup link" />
+      </AuthLayout>
+    );
+  if (link.isError) {
+    return (
+      <AuthLayout title="This setup link has been used">
+        <p>
+          The first account already exists, or the link is out of date. Sign in instead, or ask
+          whoever runs this server for a reset link.
+        </p>
+        <a className="button primary" href="/sign-in">
+          Go to sign-in
+        </a>
+      </AuthLayout>
+    );
+  }
+  return (
+    <AuthLayout title="Create the first account">
+      <p className="muted">
+        This account owns the first workspace. You can invite your team later.
+      </p>
+      <form onSubmit={submit} className="stack">
+        <label className="field">
+          <span>Email</span>
+          <input name="email" type="email" autoComplete="username" required />
+          <FieldError failure={failure} name="email" />
+        </label>
+        <label className="field">
+          <span>Name</span>
+          <input name="name" autoComplete="name" />
+        </label>
+        <label className="field">
+          <span>Password</span>
+          <input
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            minLength={10}
+            required
+            aria-describedby="password-hint"
+          />
+          <small id="password-hint" className="muted">
+            {PASSWORD_HINT}
+          </small>
+          <FieldError failure={failure} name="password" />
+        </label>
+        {failure && !failure.body?.errors ? (
+          <ErrorState what="the account" error={failure} />
+        ) : null}
+        <button type="submit" className="button primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create account'}
+        </button>
+      </form>
+    </AuthLayout>
+  );
+}
+
+export function FieldError({ failure, name }: { failure: ApiFailure | undefined; name: string }) {
+  const message = failure?.field(name);
+  return message ? (
+    <small className="form-error" role="alert">
+      {message}
+    </small>
+  ) : null;
+}

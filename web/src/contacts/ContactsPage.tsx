@@ -1,0 +1,4 @@
+/** Placeholder until this page is built. */
+export function ContactsPage() {
+  return <h1>Contacts</h1>;
+}

@@ -1,0 +1,4 @@
+/** Placeholder until this page is built. */
+export function OrganisationPage() {
+  return <h1>Organisation</h1>;
+}

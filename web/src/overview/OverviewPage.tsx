@@ -1,0 +1,4 @@
+/** Placeholder until this page is built. */
+export function OverviewPage() {
+  return <h1>Overview</h1>;
+}

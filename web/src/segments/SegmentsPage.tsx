@@ -1,0 +1,4 @@
+/** Placeholder until this page is built. */
+export function SegmentsPage() {
+  return <h1>Segments</h1>;
+}

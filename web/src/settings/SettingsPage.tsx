@@ -1,0 +1,4 @@
+/** Placeholder until this page is built. */
+export function SettingsPage() {
+  return <h1>Settings</h1>;
+}

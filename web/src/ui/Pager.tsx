@@ -1,0 +1,39 @@
+/** Previous / next paging for the API's page envelopes (contract §3). */
+export function Pager({
+  page,
+  lastPage,
+  total,
+  noun,
+  onPage,
+}: {
+  page: number;
+  lastPage: number;
+  total: number;
+  noun: string;
+  onPage: (page: number) => void;
+}) {
+  return (
+    <nav className="pager" aria-label={`Pages of ${noun}`}>
+      <button
+        type="button"
+        className="button"
+        disabled={page <= 1}
+        onClick={() => onPage(page - 1)}
+      >
+        Previous
+      </button>
+      <span className="muted small">
+        Page {page.toLocaleString('en')} of {lastPage.toLocaleString('en')} ·{' '}
+        {total.toLocaleString('en')} {noun}
+      </span>
+      <button
+        type="button"
+        className="button"
+        disabled={page >= lastPage}
+        onClick={() => onPage(page + 1)}
+      >
+        Next
+      </button>
+    </nav>
+  );
+}

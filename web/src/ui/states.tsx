@@ -1,0 +1,45 @@
+import type { ReactNode } from 'react';
+import { ApiFailure } from '../api/client';
+
+/** What a person sees while data is on its way: says what, and announces it politely. */
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="state" role="status">
+      <span className="spinner" aria-hidden="true" /> Loading {what}…
+    </p>
+  );
+}
+
+/** An error that says what failed and, when there is one, the server's own reason. */
+export function ErrorState({
+  what,
+  error,
+  retry,
+}: {
+  what: string;
+  error: unknown;
+  retry?: () => void;
+}) {
+  const reason =
+    error instanceof ApiFailure
+      ? error.status === 404
+        ? 'It does not exist, or you are not a member of its workspace.'
+        : error.message
+      : 'The server could not be reached. Check your connection.';
+  return (
+    <div className="state state-error" role="alert">
+      <p>
+        <strong>Could not load {what}.</strong> {reason}
+      </p>
+      {retry ? (
+        <button type="button" className="button" onClick={retry}>
+          Try again
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <div className="state state-empty">{children}</div>;
+}

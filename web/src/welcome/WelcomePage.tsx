@@ -1,0 +1,96 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { type FormEvent, useState } from 'react';
+import { ApiFailure, api, unwrap } from '../api/client';
+import { keys, useMe, useWorkspaces } from '../api/queries';
+import { AuthLayout } from '../auth/AuthLayout';
+import { FieldError } from '../auth/SetupPage';
+import { CopyButton } from '../ui/CopyButton';
+
+interface Created {
+  uuid: string;
+  name: string;
+  tracking_script_snippet: string;
+}
+
+/** An account's first step: a workspace for its site (snippet out), or demo data to look at. */
+export function WelcomePage() {
+  const me = useMe();
+  const workspaces = useWorkspaces();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [created, setCreated] = useState<Created>();
+
+  const create = useMutation({
+    mutationFn: async (url: string) =>
+      (await unwrap(api.POST('/v1/workspaces', { body: { url } }))).data,
+    onSuccess: async (workspace) => {
+      await queryClient.invalidateQueries({ queryKey: keys.workspaces });
+      const full = await unwrap(
+        api.GET('/v1/workspaces/{uuid}', { params: { path: { uuid: workspace.uuid } } }),
+      );
+      setCreated(full.data);
+    },
+  });
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    create.mutate(String(new FormData(event.currentTarget).get('url')).trim());
+  }
+
+  if (me.error instanceof ApiFailure && me.error.status === 401) {
+    void navigate({ to: '/sign-in', search: { next: '/welcome' }, replace: true });
+  }
+  const first = workspaces.data?.length === 0;
+
+  if (created) {
+    return (
+      <AuthLayout title="Add this snippet to your site">
+        <p>
+          Paste it into every page of <strong>{created.name}</strong>, just before{' '}
+          <code>&lt;/head&gt;</code>. Visits show up within seconds.
+        </p>
+        <pre className="snippet">
+          <code>{created.tracking_script_snippet}</code>
+        </pre>
+        <div className="row">
+          <CopyButton text={created.tracking_script_snippet} label="Copy snippet" />
+          <Link
+            className="button primary"
+            to="/w/$workspace/settings"
+            params={{ workspace: created.uuid }}
+          >
+            Check the installation
+          </Link>
+        </div>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout title={first ? 'Welcome to Footfall' : 'New workspace'}>
+      <p className="muted">
+        A workspace tracks one website: which organisations visit it and what they do there.
+      </p>
+      <form onSubmit={submit} className="stack">
+        <label className="field">
+          <span>Your website's address</span>
+          <input name="url" type="url" placeholder="https://www.example.com" required />
+          <FieldError
+            failure={create.error instanceof ApiFailure ? create.error : undefined}
+            name="url"
+          />
+        </label>
+        <button type="submit" className="button primary" disabled={create.isPending}>
+          {create.isPending ? 'Creating…' : 'Create workspace'}
+        </button>
+      </form>
+      {!first && workspaces.data?.[0] ? (
+        <p className="small">
+          <Link to="/w/$workspace" params={{ workspace: workspaces.data[0].uuid }}>
+            Back to the dashboard
+          </Link>
+        </p>
+      ) : null}
+    </AuthLayout>
+  );
+}
