@@ -1,0 +1,80 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../src/db/schema.js';
+
+type Call = (
+  method: string,
+  url: string,
+  body?: unknown,
+) => Promise<{ json: Record<string, unknown>; ms: number }>;
+
+/**
+ * The benches' large workspace: `sessions` sessions over the last 30 days (90% attributed to
+ * `organisations` organisations), ≈3 page views each over ≈500 pages, 20 sources, 20
+ * industries and 30 countries, all skewed as real traffic is. Made with SQL, so a million
+ * sessions take about a minute; the same data on every run.
+ */
+export async function seedLargeWorkspace(
+  db: Kysely<Database>,
+  call: Call,
+  { organisations: ORGANISATIONS, sessions: SESSIONS }: { organisations: number; sessions: number },
+): Promise<string> {
+  const ws = (
+    (await call('POST', '/v1/workspaces', { url: 'https://bench.example' })).json.data as {
+      uuid: string;
+    }
+  ).uuid;
+  // u(x): a uniform number in [0, 1) from an integer, so the data is the same on every run.
+  const u = (x: ReturnType<typeof sql>) =>
+    sql`((hashint4(${x}) & 2147483647) % 1000000 / 1000000.0)`;
+  const seeding = performance.now();
+  await sql`
+    INSERT INTO companies (domain, name, industry, size, address)
+    SELECT 'company-' || i || '.com', 'Company ' || i,
+      CASE WHEN i % 10 = 0 THEN '' ELSE (ARRAY['Software','Manufacturing','Retail','Finance',
+        'Healthcare','Logistics','Education','Media','Telecommunications','Construction','Energy',
+        'Consulting','Legal','Real Estate','Automotive','Insurance','Hospitality','Government',
+        'Non-profit','Pharmaceuticals'])[1 + floor(20 * power(${u(sql`i`)}, 2))::int] END,
+      '11-50',
+      jsonb_build_object('country', (ARRAY['US','DE','GB','FR','NL','CA','AU','SE','CH','AT','ES',
+        'IT','BE','DK','NO','FI','IE','PL','JP','IN','BR','SG','IL','NZ','PT','CZ','MX','ZA','KR',
+        'AE'])[1 + floor(30 * power(${u(sql`i * 5`)}, 2.5))::int])
+    FROM generate_series(1, ${ORGANISATIONS}) i`.execute(db);
+  await sql`
+    INSERT INTO organisations (workspace_id, id, domain, created_at)
+    SELECT ${ws}, gen_random_uuid(), 'company-' || i || '.com', now() - interval '120 days'
+    FROM generate_series(1, ${ORGANISATIONS}) i`.execute(db);
+  // Every tenth session unattributed; a few organisations visit often, most rarely.
+  await sql`
+    INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
+      source, country, city, browser, device_type, pageviews, ended_notified)
+    SELECT ${ws}, gen_random_uuid(), gen_random_uuid(),
+      CASE WHEN i % 10 = 0 THEN NULL ELSE o.id END, t.at,
+      t.at + make_interval(secs => (hashint4(i * 3) & 2147483647) % 1800),
+      (ARRAY['direct','google.com','linkedin.com','bing.com','newsletter','twitter.com',
+        'facebook.com','duckduckgo.com','g2.com','capterra.com','reddit.com','youtube.com',
+        'github.com','producthunt.com','ycombinator.com','partner-a.com','partner-b.com',
+        'webinar','ads','yahoo.com'])[1 + floor(20 * power(${u(sql`i * 11`)}, 3))::int],
+      'DE', 'Berlin', 'Chrome', 'desktop',
+      1 + floor(-ln(1 - ${u(sql`i * 13`)}) * 2.6)::int, true
+    FROM generate_series(1, ${SESSIONS}) i
+    CROSS JOIN LATERAL (SELECT date_trunc('day', now()) - interval '29 days'
+      + make_interval(secs => (hashint4(i * 7) & 2147483647) % (30 * 86400)) AS at) t
+    JOIN (SELECT id, row_number() OVER (ORDER BY id) AS n FROM organisations
+          WHERE workspace_id = ${ws}) o
+      ON o.n = 1 + floor(${ORGANISATIONS} * power(${u(sql`i`)}, 2))::int`.execute(db);
+  await sql`
+    INSERT INTO events (workspace_id, session_id, type, ts, url)
+    SELECT s.workspace_id, s.id, 'pageview', s.started_at + make_interval(secs => v * 30),
+      'https://bench.example/' || CASE WHEN p.k = 0 THEN '' ELSE 'page-' || p.k END
+    FROM sessions s CROSS JOIN LATERAL generate_series(1, s.pageviews) v
+    CROSS JOIN LATERAL (SELECT floor(500 * power(${u(sql`hashtext(s.id::text) + v`)}, 3))::int AS k) p
+    WHERE s.workspace_id = ${ws}`.execute(db);
+  await sql`VACUUM ANALYZE`.execute(db);
+  const counted = await sql<{ sessions: number; events: number; rollup: number }>`
+    SELECT (SELECT count(*) FROM sessions)::int AS sessions, (SELECT count(*) FROM events)::int AS events,
+      (SELECT count(*) FROM stats_organisation_days)::int AS rollup`.execute(db);
+  console.log(
+    `data: ${ORGANISATIONS} organisations, ${counted.rows[0]?.sessions} sessions, ${counted.rows[0]?.events} page views, ${counted.rows[0]?.rollup} organisation-days (seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s)`,
+  );
+  return ws;
+}
