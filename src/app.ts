@@ -14,6 +14,7 @@ import { contactRoutes } from './contacts/routes.js';
 import { Contact } from './contacts/schemas.js';
 import { customFieldRoutes } from './custom-fields/routes.js';
 import { CustomField, CustomFieldValue } from './custom-fields/schemas.js';
+import { exportRoutes } from './exports/routes.js';
 import type { Api, AppDeps } from './http/api.js';
 import { clientNetwork } from './http/client-address.js';
 import { dashboardRoutes } from './http/dashboard.js';
@@ -222,6 +223,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     statsRoutes(api, deps);
     organisationRoutes(api, deps);
     contactRoutes(api, deps);
+    exportRoutes(api, deps);
     webhookRoutes(api, deps);
     notificationRoutes(api, deps);
   });

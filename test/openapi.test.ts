@@ -32,6 +32,8 @@ const EXPECTED_ROUTES = {
     'put',
   ],
   '/v1/workspaces/{workspaceUuid}/contacts': ['get'],
+  '/v1/workspaces/{workspaceUuid}/organisations.csv': ['get'],
+  '/v1/workspaces/{workspaceUuid}/sessions.csv': ['get'],
   '/v1/workspaces/{workspaceUuid}/contacts/{contactUuid}/reveal-email': ['put'],
   '/v1/workspaces/{workspaceUuid}/privacy': ['get', 'patch'],
   '/v1/workspaces/{workspaceUuid}/filters': ['get', 'patch'],

@@ -32,12 +32,12 @@ const SAMPLE_ORGANISATION = {
 };
 
 /**
- * The dashboard's page of an organisation: `<PUBLIC_URL>/organisations/<uuid>?workspace=<ws>`
- * (docs/notifications.md); `base` is PUBLIC_URL.
+ * The dashboard's page of an organisation, `<PUBLIC_URL>/w/<ws>/organisations/<uuid>`, or
+ * its Organisations list (docs/dashboard.md); `base` is PUBLIC_URL.
  */
 export function dashboardLink(base: string, workspaceId: string, organisationId?: string): string {
-  const path = organisationId ? `/organisations/${organisationId}` : '/organisations';
-  return `${base}${path}?workspace=${workspaceId}`;
+  const list = `${base}/w/${workspaceId}/organisations`;
+  return organisationId ? `${list}/${organisationId}` : list;
 }
 
 /**

@@ -14,7 +14,7 @@ export interface SessionFilters {
 }
 
 /** The WHERE clause of a session list: listed sessions are always attributed. */
-function where(f: SessionFilters): RawBuilder<unknown> {
+export function sessionsWhere(f: SessionFilters): RawBuilder<unknown> {
   const parts: RawBuilder<unknown>[] = [
     sql`s.workspace_id = ${f.workspaceId}`,
     sql`s.organisation_id IS NOT NULL`,
@@ -72,7 +72,7 @@ export async function findSessionPage(
       }>`
       WITH organisations AS (
         SELECT s.organisation_id, max(s.started_at) AS last, count(*) AS sessions
-        FROM sessions s WHERE ${where(filters)}
+        FROM sessions s WHERE ${sessionsWhere(filters)}
         GROUP BY s.organisation_id
       ), ranked AS (
         SELECT organisation_id, sessions,
@@ -90,7 +90,7 @@ export async function findSessionPage(
       }
       const only = kept ? sql`AND s.organisation_id = ANY(${kept}::uuid[])` : sql``;
       const { rows } = await sql<{ id: string }>`
-      SELECT s.id FROM sessions s WHERE ${where(filters)} ${only}
+      SELECT s.id FROM sessions s WHERE ${sessionsWhere(filters)} ${only}
       ORDER BY s.started_at DESC, s.id
       OFFSET ${page.offset} LIMIT ${page.limit}`.execute(trx);
       return { ids: rows.map((row) => row.id), total, totalOrganisations: total_organisations };

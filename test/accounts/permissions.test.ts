@@ -96,6 +96,8 @@ const OPERATIONS: Record<string, { row: Row; path?: (f: Fixture) => string; body
       return `/v1/workspaces/${f.ws}/stats?date_from=${day}&date_to=${day}`;
     },
   },
+  [`GET ${WS}/organisations.csv`]: { row: 'read' },
+  [`GET ${WS}/sessions.csv`]: { row: 'read' },
   [`GET ${WS}/notifications`]: { row: 'read' },
   [`POST ${WS}/notifications`]: {
     row: 'settings',

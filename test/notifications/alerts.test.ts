@@ -105,7 +105,7 @@ describe('alerts', () => {
     const [mail] = smtp.messages;
     expect(mail?.subject).toBe('Acme is visiting site.example');
     expect(mail?.to).toMatchObject({ text: 'sales@site.example' });
-    const link = `${PUBLIC_URL}/organisations/${acme.uuid}?workspace=${ws.uuid}`;
+    const link = `${PUBLIC_URL}/w/${ws.uuid}/organisations/${acme.uuid}`;
     expect(mail?.text).toContain(link);
     expect(mail?.text).toContain(`${SITE}/pricing?plan=team`);
     expect(mail?.html).toContain(`href="${link.replace('&', '&amp;')}"`);

@@ -235,7 +235,7 @@ describe('digests', () => {
     expect(friday?.text).toContain(
       'Software · United Kingdom · 2 sessions · 5 page views · last seen Fri 23:59',
     );
-    const acmeLink = `${PUBLIC_URL}/organisations/${orgs['Acme Corporation']}?workspace=${ws.uuid}`;
+    const acmeLink = `${PUBLIC_URL}/w/${ws.uuid}/organisations/${orgs['Acme Corporation']}`;
     expect(friday?.text).toContain(acmeLink);
     expect(friday?.html).toContain(`href="${acmeLink.replace('&', '&amp;')}"`);
     expect(friday?.html).toContain('Globex Corporation');

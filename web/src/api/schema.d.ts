@@ -4230,6 +4230,200 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workspaces/{workspaceUuid}/organisations.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the organisations of a list as CSV (all of them, no paging)
+         * @description Takes the organisations list's filters, and `filters`: the segment grammar as JSON, as POST .../organisations takes it. Cells starting with = + - @ are prefixed with '.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description name contains */
+                    name?: string;
+                    /** @description seen on or after this day (YYYY-MM-DD, UTC) */
+                    date_from?: string;
+                    /** @description seen on or before this day (YYYY-MM-DD, UTC) */
+                    date_to?: string;
+                    /** @description members of this segment */
+                    segmentUuid?: string;
+                    /** @description segment filters, as JSON */
+                    filters?: string;
+                };
+                header?: never;
+                path: {
+                    workspaceUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/csv; charset=utf-8, a header row first (RFC 4180) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspaces/{workspaceUuid}/sessions.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the sessions of a list as CSV (all of them: no paging, no caps)
+         * @description Takes the sessions list’s filters; dates are optional (default: all).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one day; not with date_from or date_to (YYYY-MM-DD, UTC) */
+                    date?: string;
+                    /** @description first day, inclusive (YYYY-MM-DD, UTC) */
+                    date_from?: string;
+                    /** @description last day, inclusive; default today (YYYY-MM-DD, UTC) */
+                    date_to?: string;
+                    url?: string;
+                    referrer?: string;
+                    visitor_uuid?: string;
+                    segmentUuid?: string;
+                };
+                header?: never;
+                path: {
+                    workspaceUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/csv; charset=utf-8, a header row first (RFC 4180) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/radar/operator/v1/webhooks": {
         parameters: {
             query?: never;
