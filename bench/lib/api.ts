@@ -18,13 +18,15 @@ import { benchDatabase } from './database.js';
 export async function benchApi() {
   const database = await benchDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'footfall-bench-data-'));
-  const config = loadConfig({
+  // Also what a second server on the same database needs to accept the same token.
+  const settings = {
     LOG_LEVEL: 'silent',
     TOKEN_SECRET: randomBytes(32).toString('hex'),
     DATA_DIR: dataDir,
     DATABASE_URL: database.url,
     RATE_LIMIT_PER_MINUTE: '100000',
-  });
+  };
+  const config = loadConfig(settings);
   const { db, close } = connect(database.url);
   await migrate(db);
   const keys = await loadKeys(config);
@@ -61,5 +63,5 @@ export async function benchApi() {
     await rm(dataDir, { recursive: true, force: true });
   }
 
-  return { db, base, user, call, done };
+  return { db, base, user, token, settings, call, done };
 }

@@ -122,8 +122,10 @@ export async function* sessionRows(
   let after: { at: string; id: string } | null = null;
   for (;;) {
     const position: ReturnType<typeof sql> = after
-      ? sql`AND (s.started_at < ${after.at}::timestamptz
-          OR (s.started_at = ${after.at}::timestamptz AND s.id > ${after.id}))`
+      ? // The first bound is what the index (workspace_id, started_at DESC, id) starts from;
+        // without it every batch would scan past all the rows before it.
+        sql`AND s.started_at <= ${after.at}::timestamptz
+          AND (s.started_at < ${after.at}::timestamptz OR s.id > ${after.id})`
       : sql``;
     const { rows } = await sql<{ id: string; at: string }>`
       SELECT s.id, s.started_at::text AS at FROM sessions s
