@@ -10,6 +10,7 @@ import { checkRouteListed, enforceRoles } from './accounts/permissions.js';
 import { accountRoutes, inviteRoutes } from './accounts/routes.js';
 import { authenticate } from './auth/authenticate.js';
 import { authRoutes } from './auth/routes.js';
+import { tokenRoutes } from './auth/token-routes.js';
 import { contactRoutes } from './contacts/routes.js';
 import { Contact } from './contacts/schemas.js';
 import { customFieldRoutes } from './custom-fields/routes.js';
@@ -45,6 +46,7 @@ import { spotterRoutes } from './spotter/routes.js';
 import { statsRoutes } from './stats/routes.js';
 import { trackerRoutes } from './tracker/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
+import { installationRoutes } from './workspaces/installation.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { PrivacySettings, TrackerFeatures, Workspace } from './workspaces/schemas.js';
 
@@ -216,7 +218,9 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     // After the rate limit: a member's role is judged before the request's content is.
     api.addHook('preValidation', enforceRoles(deps.db));
     accountRoutes(api, deps, mailer);
+    tokenRoutes(api, deps);
     workspaceRoutes(api, deps);
+    installationRoutes(api, deps);
     customFieldRoutes(api, deps);
     segmentRoutes(api, deps);
     sessionRoutes(api, deps);

@@ -13,6 +13,8 @@ export interface Config {
   sessionsOrganisationLimit: number;
   defaultUsageLimit: number;
   sessionIdleSeconds: number;
+  /** How often each server writes its per-workspace event counts (installation status). */
+  ingestTallyMs: number;
   webhookRetrySeconds: number[];
   /** The whole of one webhook attempt (connect, send, status line) must fit in this. */
   webhookTimeoutSeconds: number;
@@ -169,6 +171,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     sessionsOrganisationLimit: integer(env, 'SESSIONS_ORGANISATION_LIMIT', 10000, 1, 1_000_000),
     defaultUsageLimit: integer(env, 'DEFAULT_USAGE_LIMIT', 10000, 0, 10_000_000),
     sessionIdleSeconds: integer(env, 'SESSION_IDLE_SECONDS', 1800, 1, 86_400),
+    ingestTallyMs: integer(env, 'INGEST_TALLY_MS', 5000, 10, 600_000),
     webhookRetrySeconds: retrySchedule(env),
     webhookTimeoutSeconds: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 30),
     segmentRefreshSeconds: integer(env, 'SEGMENT_REFRESH_SECONDS', 60, 1, 86_400),

@@ -106,16 +106,39 @@ export interface DemoResult {
   events: number;
 }
 
+export interface DemoOptions {
+  days: number;
+  idleMs: number;
+  usageLimit: number;
+}
+
+/** The demo site's address: every demo workspace tracks it. */
+export const DEMO_SITE = SITE;
+
 /** `footfall demo`: a workspace with synthetic companies and `days` days of their visits. */
 export async function createDemo(
   db: Kysely<Database>,
   tokens: Tokens,
-  options: { email: string; days: number; idleMs: number; usageLimit: number },
+  options: DemoOptions & { email: string },
 ): Promise<DemoResult> {
-  const r = random(20261121);
   const operator =
     (await findUserByEmail(db, options.email)) ?? (await createUser(db, options.email, 'Demo'));
-  const workspace = await createWorkspace(db, operator.id, {
+  const filled = await createDemoWorkspace(db, operator.id, options);
+  const issued = await tokens.issue(operator.id, 'demo', null);
+  return { ...filled, token: issued.token };
+}
+
+/**
+ * A new workspace owned by `userId`, filled with the demo's companies and their visits over
+ * the last `days` days (the dashboard's "Load demo data", and the CLI's `footfall demo`).
+ */
+export async function createDemoWorkspace(
+  db: Kysely<Database>,
+  userId: string,
+  options: DemoOptions,
+): Promise<Omit<DemoResult, 'token'>> {
+  const r = random(20261121);
+  const workspace = await createWorkspace(db, userId, {
     name: 'Demo: Acme Analytics',
     url: SITE,
     usageLimit: options.usageLimit,
@@ -246,10 +269,8 @@ export async function createDemo(
     }
   }
   await storeEvents(db, items, options.idleMs);
-  const issued = await tokens.issue(operator.id, 'demo', null);
   return {
     workspaceId: workspace.id,
-    token: issued.token,
     organisations: companies.length,
     sessions,
     events: items.length,

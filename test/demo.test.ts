@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { person } from './accounts/helpers.js';
 import { client, startTestApp, type TestApp } from './helpers/app.js';
 import { runFootfall } from './helpers/process.js';
 
@@ -49,4 +50,40 @@ describe('footfall demo', () => {
     );
     expect(new Set(events)).toEqual(new Set(['pageview', 'download', 'form_submit', 'custom']));
   });
+
+  it('POST /v1/workspaces/demo: a demo workspace of the caller’s own, five at most', async () => {
+    const ana = await person(t, 'ana@example.com');
+    const started = performance.now();
+    const made = await ana.browser('POST', '/v1/workspaces/demo');
+    const ms = performance.now() - started;
+    expect(made.status).toBe(201);
+    expect(ms).toBeLessThan(10_000);
+    const workspace = made.body.data;
+    expect(workspace.name).toBe('Demo: Acme Analytics');
+    expect(workspace.tracking_script_snippet).toContain('<script');
+    const organisations = await ana.api(
+      'GET',
+      `/v1/workspaces/${workspace.uuid}/organisations?size=100`,
+    );
+    expect(organisations.body.total).toBe(32);
+    const today = new Date().toISOString().slice(0, 10);
+    const from = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
+    const sessions = await ana.api(
+      'GET',
+      `/v1/workspaces/${workspace.uuid}/sessions?date_from=${from}&date_to=${today}`,
+    );
+    expect(sessions.body.total).toBeGreaterThan(32);
+    // The caller owns it; nobody else sees it.
+    const members = await ana.api('GET', `/v1/workspaces/${workspace.uuid}/users`);
+    expect(members.body.data).toEqual([
+      expect.objectContaining({ email: 'ana@example.com', role: 'owner' }),
+    ]);
+    const bo = await person(t, 'bo@example.com');
+    expect((await bo.api('GET', `/v1/workspaces/${workspace.uuid}`)).status).toBe(404);
+    for (let i = 0; i < 4; i++)
+      expect((await ana.api('POST', '/v1/workspaces/demo')).status).toBe(201);
+    const sixth = await ana.api('POST', '/v1/workspaces/demo');
+    expect(sixth.status).toBe(422);
+    expect(sixth.body.message).toMatch(/5 demo workspaces/);
+  }, 60_000);
 });

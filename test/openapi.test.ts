@@ -11,7 +11,10 @@ afterAll(() => t.close());
 
 const EXPECTED_ROUTES = {
   '/v1/workspaces': ['get', 'post'],
+  '/v1/workspaces/demo': ['post'],
   '/v1/me': ['get'],
+  '/v1/me/tokens': ['get', 'post'],
+  '/v1/me/tokens/{tokenUuid}': ['delete'],
   '/v1/workspaces/{uuid}': ['delete', 'get', 'patch'],
   '/v1/workspaces/{uuid}/unlink': ['post'],
   '/v1/workspaces/{workspaceUuid}/tracker-features': ['patch'],
@@ -33,6 +36,7 @@ const EXPECTED_ROUTES = {
   ],
   '/v1/workspaces/{workspaceUuid}/contacts': ['get'],
   '/v1/workspaces/{workspaceUuid}/organisations.csv': ['get'],
+  '/v1/workspaces/{workspaceUuid}/installation': ['get'],
   '/v1/workspaces/{workspaceUuid}/sessions.csv': ['get'],
   '/v1/workspaces/{workspaceUuid}/contacts/{contactUuid}/reveal-email': ['put'],
   '/v1/workspaces/{workspaceUuid}/privacy': ['get', 'patch'],

@@ -14,6 +14,7 @@ import * as customFieldValues from './migrations/0012_custom_field_values.js';
 import * as webhookEvents from './migrations/0013_webhook_events.js';
 import * as notifications from './migrations/0014_notifications.js';
 import * as digests from './migrations/0015_digests.js';
+import * as ingestTally from './migrations/0016_ingest_tally.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0013_webhook_events': webhookEvents,
   '0014_notifications': notifications,
   '0015_digests': digests,
+  '0016_ingest_tally': ingestTally,
 };
 
 /**

@@ -37,6 +37,7 @@ export interface Database {
   notification_deliveries: NotificationDeliveryTable;
   notification_last_alerts: NotificationLastAlertTable;
   digest_periods: DigestPeriodTable;
+  workspace_ingest_hours: WorkspaceIngestHourTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -439,4 +440,13 @@ export interface DigestPeriodTable {
   delivery_id: string | null;
   organisations: number;
   created_at: CreatedAt;
+}
+
+/** Events received per workspace and hour: stored (reason '') or dropped, by reason. */
+export interface WorkspaceIngestHourTable {
+  workspace_id: string;
+  hour: Date;
+  reason: string;
+  events: ColumnType<string, number, number>;
+  last_at: Date;
 }

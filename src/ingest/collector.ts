@@ -17,6 +17,7 @@ import type { Collected } from './body.js';
 import { ingestMetrics } from './metrics.js';
 import { type IngestContext, ingestSteps, runPipeline } from './pipeline.js';
 import { ScriptDirectory, type TrackingScript } from './scripts.js';
+import { IngestTally } from './tally.js';
 import { type Accepted, groupWriter } from './writer.js';
 
 /** The collector's parts: script lookup, the pipeline, metrics and the group-commit writer. */
@@ -47,6 +48,7 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
     },
   );
   const metrics = ingestMetrics();
+  const tally = new IngestTally(db, config.ingestTallyMs);
   const idleMs = config.sessionIdleSeconds * 1000;
 
   // A deadlock or serialization failure is written again here, never handed to the tracker
@@ -85,13 +87,20 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
         ...client,
         events: collected.events,
       };
-      await runPipeline(steps, context, metrics);
+      await runPipeline(steps, context, metrics, (reason, events) =>
+        tally.add(script.workspaceId, reason, events),
+      );
       if (context.events.length === 0) return 0;
       await writer.add([{ context, visitorId: collected.visitorId }]);
+      tally.add(script.workspaceId, '', context.events.length);
       return context.events.length;
     },
-    /** Waits for every acknowledged write (at shutdown). */
-    flush: () => writer.flush(),
+    /** Waits for every acknowledged write and the counts of what arrived (at shutdown). */
+    flush: async () => {
+      await writer.flush();
+      await tally.flush();
+    },
+    tally,
   };
 }
 export type Collector = Awaited<ReturnType<typeof createCollector>>;

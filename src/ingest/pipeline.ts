@@ -102,13 +102,17 @@ export async function runPipeline(
   steps: Step[],
   context: IngestContext,
   metrics: IngestMetrics,
+  onDrop?: (reason: DropReason, events: number) => void,
 ): Promise<void> {
   for (const step of steps) {
     if (context.events.length === 0) return;
     await step.run(context, (reason, which) => {
       const kept = context.events.filter((event) => !which(event));
       const dropped = context.events.length - kept.length;
-      if (dropped > 0) metrics.dropped.inc({ step: step.name, reason }, dropped);
+      if (dropped > 0) {
+        metrics.dropped.inc({ step: step.name, reason }, dropped);
+        onDrop?.(reason, dropped);
+      }
       context.events = kept;
     });
   }

@@ -1,10 +1,14 @@
 import { Type } from '@sinclair/typebox';
+import { createDemoWorkspace, DEMO_SITE } from '../demo.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { userOf } from '../http/auth.js';
 import { type FieldErrors, fieldError, notFound, unprocessable } from '../http/errors.js';
 import { baseUrl, checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, Message, UuidParams, WorkspaceParams, Wrapped } from '../http/schemas.js';
 import { requireWorkspace } from './access.js';
+
+const DEMO_LIMIT = 5;
+
 import { normaliseHostname, normaliseRange } from './filters.js';
 import {
   presentFilters,
@@ -29,6 +33,7 @@ import { defaultWorkspaceName, parseSiteUrl } from './site-url.js';
 import {
   addAvailableTag,
   createWorkspace,
+  findWorkspace,
   listWorkspaces,
   unlinkWorkspace,
   updateFilters,
@@ -87,6 +92,46 @@ export function workspaceRoutes(app: Api, deps: AppDeps): void {
         name: request.body.name?.trim() || defaultWorkspaceName(url),
         usageLimit: deps.config.defaultUsageLimit,
       });
+      reply.status(201);
+      return { success: true, data: presentWorkspace(row, base(request)) };
+    },
+  );
+
+  app.post(
+    '/v1/workspaces/demo',
+    {
+      schema: {
+        tags,
+        summary:
+          'Create a workspace of your own filled with demo data (synthetic companies and visits)',
+        description: `At most ${DEMO_LIMIT} demo workspaces per user; delete one to make another.`,
+        response: { 201: Wrapped(WorkspaceRef), ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const userId = userOf(request);
+      const { count } = await deps.db
+        .selectFrom('workspace_members as m')
+        .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('m.user_id', '=', userId)
+        .where('m.role', '=', 'owner')
+        .where('w.url', '=', DEMO_SITE)
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= DEMO_LIMIT) {
+        throw unprocessable({
+          demo: [
+            `You already have ${DEMO_LIMIT} demo workspaces; delete one (Settings) to load the demo again.`,
+          ],
+        });
+      }
+      const demo = await createDemoWorkspace(deps.db, userId, {
+        days: 30,
+        idleMs: deps.config.sessionIdleSeconds * 1000,
+        usageLimit: deps.config.defaultUsageLimit,
+      });
+      const row = await findWorkspace(deps.db, userId, demo.workspaceId);
+      if (!row) throw notFound('Workspace not found.');
       reply.status(201);
       return { success: true, data: presentWorkspace(row, base(request)) };
     },

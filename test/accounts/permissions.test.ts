@@ -97,6 +97,7 @@ const OPERATIONS: Record<string, { row: Row; path?: (f: Fixture) => string; body
     },
   },
   [`GET ${WS}/organisations.csv`]: { row: 'read' },
+  [`GET ${WS}/installation`]: { row: 'read' },
   [`GET ${WS}/sessions.csv`]: { row: 'read' },
   [`GET ${WS}/notifications`]: { row: 'read' },
   [`POST ${WS}/notifications`]: {
@@ -117,8 +118,12 @@ const OPERATIONS: Record<string, { row: Row; path?: (f: Fixture) => string; body
 /** Routes that are about the caller, not a workspace: every signed-in user may call them. */
 const NOT_IN_A_WORKSPACE = new Set([
   'GET /v1/me',
+  'GET /v1/me/tokens',
+  'POST /v1/me/tokens',
+  'DELETE /v1/me/tokens/{tokenUuid}',
   'GET /v1/workspaces',
   'POST /v1/workspaces',
+  'POST /v1/workspaces/demo',
   'GET /radar/operator/v1/webhooks',
   'PATCH /radar/operator/v1/webhooks',
   'GET /radar/operator/v1/webhooks/deliveries',

@@ -11,7 +11,7 @@ let t: TestApp;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
-  t = await startWebhookApp();
+  t = await startWebhookApp({ INGEST_TALLY_MS: '50' });
   receiver = await startReceiver();
 });
 afterAll(async () => {
@@ -88,6 +88,8 @@ describe('DELETE /v1/workspaces/{uuid}', () => {
     const before = await rowsOf(ws);
     expect(before.sessions).toBeGreaterThan(BULK);
     expect(before.events).toBeGreaterThan(BULK);
+    // Each server writes its counts of events received every few seconds: wait for them.
+    await until(async () => (await rowsOf(kept.workspace.uuid)).workspace_ingest_hours === 1);
     const keptBefore = await rowsOf(kept.workspace.uuid);
 
     const started = performance.now();

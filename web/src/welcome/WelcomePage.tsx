@@ -6,6 +6,7 @@ import { keys, useMe, useWorkspaces } from '../api/queries';
 import { AuthLayout } from '../auth/AuthLayout';
 import { FieldError } from '../auth/SetupPage';
 import { CopyButton } from '../ui/CopyButton';
+import { ErrorState } from '../ui/states';
 
 interface Created {
   uuid: string;
@@ -32,6 +33,14 @@ export function WelcomePage() {
       setCreated(full.data);
     },
   });
+  const demo = useMutation({
+    mutationFn: async () => (await unwrap(api.POST('/v1/workspaces/demo'))).data,
+    onSuccess: async (workspace) => {
+      await queryClient.invalidateQueries({ queryKey: keys.workspaces });
+      await navigate({ to: '/w/$workspace', params: { workspace: workspace.uuid } });
+    },
+  });
+
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     create.mutate(String(new FormData(event.currentTarget).get('url')).trim());
@@ -84,6 +93,17 @@ export function WelcomePage() {
           {create.isPending ? 'Creating…' : 'Create workspace'}
         </button>
       </form>
+      <div className="divider">or</div>
+      <p className="muted">Not ready to install? Look around with made-up companies and visits.</p>
+      <button
+        type="button"
+        className="button"
+        onClick={() => demo.mutate()}
+        disabled={demo.isPending}
+      >
+        {demo.isPending ? 'Loading demo data…' : 'Load demo data'}
+      </button>
+      {demo.isError ? <ErrorState what="the demo workspace" error={demo.error} /> : null}
       {!first && workspaces.data?.[0] ? (
         <p className="small">
           <Link to="/w/$workspace" params={{ workspace: workspaces.data[0].uuid }}>
