@@ -54,5 +54,11 @@ export function presentStats(range: DayRange, rows: StatsRows): Static<typeof St
       (item) => item.organisations,
       (item) => item.value,
     ).map((item) => ({ country: item.value, organisations: item.organisations })),
+    top_organisations: rows.leaders.map((row) => ({
+      uuid: row.id,
+      name: row.name,
+      sessions: Number(row.sessions),
+      pageviews: Number(row.pageviews),
+    })),
   };
 }

@@ -43,6 +43,15 @@ export const Stats = Type.Object(
       }),
       { description: 'Up to 10; organisations without a known country are left out.' },
     ),
+    top_organisations: Type.Array(
+      Type.Object({
+        uuid: Type.String({ format: 'uuid' }),
+        name: Type.String(),
+        sessions: count('attributed sessions on the range’s days'),
+        pageviews: count('their page views'),
+      }),
+      { description: 'Up to 10 most active organisations: most sessions, then page views.' },
+    ),
   },
   { description: 'Figures of a date range, for charts (docs/api.md).' },
 );

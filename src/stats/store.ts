@@ -27,11 +27,19 @@ export interface ProfileRow {
   organisations: number;
 }
 
+export interface LeaderRow {
+  id: string;
+  name: string;
+  sessions: string;
+  pageviews: string;
+}
+
 export interface StatsRows {
   days: DayRow[];
   pages: PageRow[];
   sources: SourceRow[];
   profiles: ProfileRow[];
+  leaders: LeaderRow[];
 }
 
 const TOP = 10;
@@ -50,17 +58,19 @@ export async function readStats(
   const parts = segmentId
     ? segmentParts(workspaceId, segmentId, range)
     : workspaceParts(workspaceId, range);
-  const [dayRows, pages, sources, profiles] = await Promise.all([
+  const [dayRows, pages, sources, profiles, leaders] = await Promise.all([
     parts.days.execute(db),
     parts.pages.execute(db),
     parts.sources.execute(db),
     profilesOf(workspaceId, parts.organisations).execute(db),
+    leadersOf(workspaceId, parts.perOrganisation).execute(db),
   ]);
   return {
     days: dayRows.rows,
     pages: pages.rows,
     sources: sources.rows,
     profiles: profiles.rows,
+    leaders: leaders.rows,
   };
 }
 
@@ -86,6 +96,10 @@ function workspaceParts(workspaceId: string, range: DayRange) {
     organisations: sql`
       SELECT DISTINCT organisation_id FROM stats_organisation_days
       WHERE workspace_id = ${workspaceId} AND ${days}`,
+    perOrganisation: sql`
+      SELECT organisation_id, sum(sessions)::int8 AS sessions, sum(pageviews)::int8 AS pageviews
+      FROM stats_organisation_days WHERE workspace_id = ${workspaceId} AND ${days}
+      GROUP BY organisation_id`,
   };
 }
 
@@ -117,6 +131,10 @@ function segmentParts(workspaceId: string, segmentId: string, range: DayRange) {
       SELECT r.source, sum(r.sessions)::int8 AS sessions
       FROM ${rows} GROUP BY r.source ORDER BY 2 DESC, r.source COLLATE "C" LIMIT ${TOP}`,
     organisations: sql`SELECT DISTINCT r.organisation_id FROM ${rows}`,
+    perOrganisation: sql`
+      SELECT r.organisation_id, sum(r.sessions)::int8 AS sessions,
+        sum(r.pageviews)::int8 AS pageviews
+      FROM ${rows} GROUP BY r.organisation_id`,
   };
 }
 
@@ -130,4 +148,17 @@ function profilesOf(workspaceId: string, organisations: RawBuilder<unknown>) {
       LEFT JOIN companies c ON c.domain = o.domain)
     SELECT industry, country, count(*)::int AS organisations FROM profiles
     GROUP BY GROUPING SETS ((industry), (country))`;
+}
+
+/** The most active organisations of the range: most sessions, then most page views. */
+function leadersOf(workspaceId: string, perOrganisation: RawBuilder<unknown>) {
+  return sql<LeaderRow>`
+    WITH counted AS (${perOrganisation}), leaders AS (
+      SELECT * FROM counted ORDER BY sessions DESC, pageviews DESC, organisation_id LIMIT ${TOP})
+    SELECT o.id, coalesce(nullif(c.name, ''), nullif(o.name, ''), o.domain) AS name,
+      l.sessions, l.pageviews
+    FROM leaders l JOIN organisations o ON o.workspace_id = ${workspaceId}
+      AND o.id = l.organisation_id
+    LEFT JOIN companies c ON c.domain = o.domain
+    ORDER BY l.sessions DESC, l.pageviews DESC, o.id`;
 }

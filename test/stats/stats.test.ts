@@ -141,6 +141,7 @@ describe('GET /v1/workspaces/{ws}/stats', () => {
         top_sources: [],
         top_industries: [],
         top_countries: [],
+        top_organisations: [],
       },
     });
   });
@@ -175,6 +176,26 @@ describe('GET /v1/workspaces/{ws}/stats', () => {
       { country: 'GB', organisations: 1 },
       { country: 'US', organisations: 1 },
     ]);
+  });
+
+  it('lists the most active organisations by their sessions in the sessions list', async () => {
+    const data = (await stats(`date_from=${DAYS[0]}&date_to=${DAYS.at(-1)}`)).body.data;
+    const sessions = new Map<string, number>();
+    for (const day of DAYS) {
+      for (const session of await listed(day)) {
+        sessions.set(session.organisation_uuid, (sessions.get(session.organisation_uuid) ?? 0) + 1);
+      }
+    }
+    const leaders = data.top_organisations as { uuid: string; name: string; sessions: number }[];
+    expect(Object.fromEntries(leaders.map((o) => [o.uuid, o.sessions]))).toEqual(
+      Object.fromEntries(sessions),
+    );
+    const counts = leaders.map((o) => o.sessions);
+    expect([...counts].sort((a, b) => b - a)).toEqual(counts);
+    const names = (await api('GET', `/v1/workspaces/${ws}/organisations?size=100`)).body.data;
+    for (const leader of leaders) {
+      expect(leader.name).toBe(names.find((o: { uuid: string }) => o.uuid === leader.uuid)?.name);
+    }
   });
 
   it('over a segment, counts its organisations only, as the sessions list does', async () => {

@@ -3876,6 +3876,16 @@ export interface paths {
                                     /** @description distinct organisations */
                                     organisations: number;
                                 }[];
+                                /** @description Up to 10 most active organisations: most sessions, then page views. */
+                                top_organisations: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    name: string;
+                                    /** @description attributed sessions on the range’s days */
+                                    sessions: number;
+                                    /** @description their page views */
+                                    pageviews: number;
+                                }[];
                             };
                         };
                     };
