@@ -142,6 +142,8 @@ afterAll(() => t.close());
 /** A request body that succeeds for each operation, the starting point of every variant. */
 function baselineBody(method: string, template: string, key: string): unknown {
   const byOperation: Record<string, unknown> = {
+    'POST /v1/me/tokens': { name: 'Hostile', expires_in_days: 1 },
+    'POST /v1/workspaces/demo': {},
     'POST /v1/workspaces': { url: 'https://other.example', name: 'Other' },
     'PATCH /v1/workspaces/{uuid}': { usage_limit: 100 },
     'PATCH /v1/workspaces/{workspaceUuid}/tracker-features': { form_tracking: true },

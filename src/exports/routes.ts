@@ -3,11 +3,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { publicOrigin } from '../config.js';
 import type { Api, AppDeps } from '../http/api.js';
-import { fieldError, notFound } from '../http/errors.js';
+import { notFound } from '../http/errors.js';
 import { errorResponses, WorkspaceParams } from '../http/schemas.js';
 import { isUuid } from '../http/validation.js';
 import { dashboardLink } from '../notifications/render.js';
-import { requireFilters } from '../segments/filters.js';
+import { AdHocQuery, adHocFilters } from '../organisations/list.js';
 import { dateRange } from '../sessions/dates.js';
 import { segmentExists } from '../sessions/query.js';
 import { requireWorkspace } from '../workspaces/access.js';
@@ -48,9 +48,7 @@ export function exportRoutes(app: Api, deps: AppDeps): void {
           date_from: day('seen on or after this day'),
           date_to: day('seen on or before this day'),
           segmentUuid: Type.Optional(Type.String({ description: 'members of this segment' })),
-          filters: Type.Optional(
-            Type.String({ maxLength: 65_536, description: 'segment filters, as JSON' }),
-          ),
+          ...AdHocQuery,
         }),
         response: { 200: CsvFile, ...errorResponses(400, 401, 404, 422, 429) },
       },
@@ -60,10 +58,7 @@ export function exportRoutes(app: Api, deps: AppDeps): void {
       const query = request.query;
       const range = dateRange(query, false);
       const segmentId = await segment(workspace.id, query.segmentUuid);
-      const filters =
-        query.filters === undefined
-          ? undefined
-          : await requireFilters(deps.db, workspace.id, parseJson(query.filters));
+      const filters = await adHocFilters(deps.db, workspace.id, query);
       const rows = organisationRows(
         deps.db,
         { workspaceId: workspace.id, name: query.name, range, segmentId, filters },
@@ -111,14 +106,6 @@ export function exportRoutes(app: Api, deps: AppDeps): void {
       return sendCsv(reply, fileName(workspace, 'sessions'), rows);
     },
   );
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw fieldError('filters', 'The filters field must be the segment filters as JSON.');
-  }
 }
 
 function fileName(workspace: WorkspaceRow, what: string): string {

@@ -1,8 +1,10 @@
+import { Type } from '@sinclair/typebox';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { likeContaining } from '../db/like.js';
 import type { Database } from '../db/schema.js';
+import { fieldError } from '../http/errors.js';
 import { matchingOrganisations } from '../segments/compile.js';
-import type { Group } from '../segments/filters.js';
+import { type Group, requireFilters } from '../segments/filters.js';
 import type { DateRange } from '../sessions/dates.js';
 
 export interface OrganisationFilters {
@@ -52,4 +54,41 @@ export async function findOrganisationPage(
     FROM (SELECT 1) one LEFT JOIN page ON true
     ORDER BY page.last DESC NULLS LAST, page.id`.execute(db);
   return { ids: rows.flatMap((row) => (row.id ? [row.id] : [])), total: rows[0]?.total ?? 0 };
+}
+
+/** The list's query parameters beyond its name, dates and segment (also the CSV export's). */
+export const AdHocQuery = {
+  tag: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, description: 'carries this tag (any case)' }),
+  ),
+  filters: Type.Optional(
+    Type.String({
+      maxLength: 65_536,
+      description: 'segment filters as JSON (the grammar of POST .../organisations), ANDed',
+    }),
+  ),
+};
+
+/**
+ * The list's `tag` and `filters` query parameters (the segment grammar as JSON) as one ad hoc
+ * group, checked as POST .../organisations checks its body; undefined when neither is given.
+ */
+export async function adHocFilters(
+  db: Kysely<Database>,
+  workspaceId: string,
+  query: { tag?: string; filters?: string },
+): Promise<Group | undefined> {
+  const conditions: unknown[] = [];
+  if (query.tag !== undefined) {
+    conditions.push({ field: 'tag', comparison: 'equal', value: query.tag });
+  }
+  if (query.filters !== undefined) {
+    try {
+      conditions.push(JSON.parse(query.filters));
+    } catch {
+      throw fieldError('filters', 'The filters field must be the segment filters as JSON.');
+    }
+  }
+  if (conditions.length === 0) return undefined;
+  return requireFilters(db, workspaceId, { operator: 'AND', conditions });
 }

@@ -9,7 +9,12 @@ import { FiltersInput, requireFilters } from '../segments/filters.js';
 import { dateRange } from '../sessions/dates.js';
 import { organisationExists, segmentExists } from '../sessions/query.js';
 import { requireWorkspace } from '../workspaces/access.js';
-import { findOrganisationPage, type OrganisationFilters } from './list.js';
+import {
+  AdHocQuery,
+  adHocFilters,
+  findOrganisationPage,
+  type OrganisationFilters,
+} from './list.js';
 import { loadOrganisations } from './read.js';
 import { Organisation, OrganisationParams } from './schemas.js';
 import { attachTag, detachTag } from './tags.js';
@@ -68,6 +73,7 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
             Type.String({ description: 'seen on or before this day (YYYY-MM-DD)' }),
           ),
           segmentUuid: Type.Optional(Type.String({ description: 'members of this segment' })),
+          ...AdHocQuery,
         }),
         response: { 200: PageSchema(OrganisationRef), ...errorResponses(400, 401, 404, 422, 429) },
       },
@@ -88,6 +94,7 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
         name: query.name,
         range,
         segmentId: query.segmentUuid,
+        filters: await adHocFilters(deps.db, workspace.id, query),
       });
     },
   );

@@ -245,6 +245,22 @@ describe('CSV exports', () => {
     );
     expect(file.rows.slice(1).map((row) => row[0])).toEqual(adHoc.map((o) => safe(o.name)));
     expect(adHoc.map((o) => o.name).sort()).toEqual(['Comma, Inc.', 'Société Générale — Zürich']);
+    // The list takes the same `filters` and a `tag`, ANDed with its other parameters.
+    const encoded = encodeURIComponent(JSON.stringify(filters));
+    const listed = (
+      await api('GET', `/v1/workspaces/${ws}/organisations?size=100&filters=${encoded}`)
+    ).body.data as { name: string }[];
+    expect(listed.map((o) => o.name)).toEqual(adHoc.map((o) => o.name));
+    const tagged = (
+      await api('GET', `/v1/workspaces/${ws}/organisations?size=100&tag=target&name=comma`)
+    ).body;
+    expect(tagged.data.map((o: { name: string }) => o.name)).toEqual(['Comma, Inc.']);
+    const taggedCsv = await csv(
+      `/v1/workspaces/${ws}/organisations.csv?tag=target&name=comma`,
+      token,
+    );
+    expect(taggedCsv.rows.slice(1).map((row) => row[0])).toEqual(['Comma, Inc.']);
+    expect((await api('GET', `/v1/workspaces/${ws}/organisations?filters=nope`)).status).toBe(422);
     // Bad input: the contract's 4xx, never a half-written file.
     expect(
       (await csv(`/v1/workspaces/${ws}/organisations.csv?filters=not-json`, token)).status,

@@ -3966,6 +3966,10 @@ export interface paths {
                     date_to?: string;
                     /** @description members of this segment */
                     segmentUuid?: string;
+                    /** @description carries this tag (any case) */
+                    tag?: string;
+                    /** @description segment filters as JSON (the grammar of POST .../organisations), ANDed */
+                    filters?: string;
                 };
                 header?: never;
                 path: {
@@ -4625,7 +4629,9 @@ export interface paths {
                     date_to?: string;
                     /** @description members of this segment */
                     segmentUuid?: string;
-                    /** @description segment filters, as JSON */
+                    /** @description carries this tag (any case) */
+                    tag?: string;
+                    /** @description segment filters as JSON (the grammar of POST .../organisations), ANDed */
                     filters?: string;
                 };
                 header?: never;

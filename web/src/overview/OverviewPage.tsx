@@ -1,4 +1,224 @@
-/** Placeholder until this page is built. */
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { api, unwrap } from '../api/client';
+import { keys } from '../api/queries';
+import type { Ok } from '../api/types';
+import { DateRange } from '../ui/DateRange';
+import { rangeOf } from '../ui/search';
+import { Empty, ErrorState, Loading } from '../ui/states';
+import { VisitsChart } from './VisitsChart';
+import './overview.css';
+
+const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
+const country = (code: string) => {
+  try {
+    return countryNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+};
+const path = (url: string) => {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.pathname}${parsed.search}`;
+  } catch {
+    return url;
+  }
+};
+
+/** The range at a glance: totals, visits per day, where visitors came from, who they were. */
 export function OverviewPage() {
-  return <h1>Overview</h1>;
+  const { workspace } = useParams({ from: '/w/$workspace' });
+  const search = useSearch({ from: '/w/$workspace/' });
+  const navigate = useNavigate({ from: '/w/$workspace/' });
+  const { from, to } = rangeOf(search);
+  const stats = useQuery({
+    queryKey: keys.inWorkspace(workspace, 'stats', from, to),
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/v1/workspaces/{workspaceUuid}/stats', {
+            params: { path: { workspaceUuid: workspace }, query: { date_from: from, date_to: to } },
+          }),
+        )
+      ).data,
+    placeholderData: (previous) => previous,
+  });
+  // Distinct organisations over the whole range (the days' figures count each day apart).
+  const organisations = useQuery({
+    queryKey: keys.inWorkspace(workspace, 'organisations-total', from, to),
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/v1/workspaces/{workspaceUuid}/organisations', {
+            params: {
+              path: { workspaceUuid: workspace },
+              query: { date_from: from, date_to: to, page: 1, size: 1 },
+            },
+          }),
+        )
+      ).total,
+  });
+
+  return (
+    <>
+      <div className="page-header">
+        <h1>Overview</h1>
+        <DateRange search={search} onChange={(range) => void navigate({ search: range })} />
+      </div>
+      {stats.isPending ? (
+        <Loading what="the overview" />
+      ) : stats.isError ? (
+        <ErrorState what="the overview" error={stats.error} retry={() => void stats.refetch()} />
+      ) : (
+        <OverviewBody
+          workspace={workspace}
+          data={stats.data}
+          from={from}
+          to={to}
+          organisations={organisations.data}
+        />
+      )}
+    </>
+  );
+}
+
+type Stats = Ok<'/v1/workspaces/{workspaceUuid}/stats', 'get'>['data'];
+
+function OverviewBody({
+  workspace,
+  data,
+  from,
+  to,
+  organisations,
+}: {
+  workspace: string;
+  data: Stats;
+  from: string;
+  to: string;
+  organisations: number | undefined;
+}) {
+  const sum = (key: 'sessions' | 'pageviews') => data.days.reduce((total, d) => total + d[key], 0);
+  const empty = data.days.every((d) => d.sessions === 0) && data.top_pages.length === 0;
+  return (
+    <>
+      <dl className="totals">
+        <div className="total">
+          <dt>Sessions</dt>
+          <dd>{sum('sessions').toLocaleString('en')}</dd>
+        </div>
+        <div className="total">
+          <dt>Organisations</dt>
+          <dd>{organisations === undefined ? '…' : organisations.toLocaleString('en')}</dd>
+        </div>
+        <div className="total">
+          <dt>Page views</dt>
+          <dd>{sum('pageviews').toLocaleString('en')}</dd>
+        </div>
+      </dl>
+      {empty ? (
+        <Empty>
+          <p>
+            No identified visits between {from} and {to}. If you have just installed the snippet,
+            visits appear within seconds.
+          </p>
+          <Link to="/w/$workspace/settings" params={{ workspace }}>
+            Check the installation
+          </Link>
+        </Empty>
+      ) : null}
+      <VisitsChart days={data.days} />
+      <div className="grid">
+        <TopList
+          title="Most active organisations"
+          items={data.top_organisations.map((o) => ({
+            key: o.uuid,
+            label: (
+              <Link
+                to="/w/$workspace/organisations/$organisation"
+                params={{ workspace, organisation: o.uuid }}
+              >
+                {o.name}
+              </Link>
+            ),
+            count: o.sessions,
+          }))}
+          unit="sessions"
+        />
+        <TopList
+          title="Top pages"
+          items={data.top_pages.map((p) => ({
+            key: p.url,
+            label: path(p.url),
+            count: p.pageviews,
+          }))}
+          unit="views"
+        />
+        <TopList
+          title="Top sources"
+          items={data.top_sources.map((s) => ({
+            key: s.source,
+            label: s.source,
+            count: s.sessions,
+          }))}
+          unit="sessions"
+        />
+        <TopList
+          title="Top industries"
+          items={data.top_industries.map((i) => ({
+            key: i.industry,
+            label: i.industry,
+            count: i.organisations,
+          }))}
+          unit="organisations"
+        />
+        <TopList
+          title="Top countries"
+          items={data.top_countries.map((c) => ({
+            key: c.country,
+            label: country(c.country),
+            count: c.organisations,
+          }))}
+          unit="organisations"
+        />
+      </div>
+    </>
+  );
+}
+
+function TopList({
+  title,
+  items,
+  unit,
+}: {
+  title: string;
+  items: { key: string; label: ReactNode; count: number }[];
+  unit: string;
+}) {
+  const max = Math.max(1, ...items.map((item) => item.count));
+  return (
+    <section className="card" aria-labelledby={`top-${title}`}>
+      <h2 id={`top-${title}`}>{title}</h2>
+      {items.length === 0 ? (
+        <p className="muted small">Nothing in this range.</p>
+      ) : (
+        <ol className="toplist">
+          {items.map((item) => (
+            <li key={item.key}>
+              <span
+                className="fill"
+                style={{ width: `${(item.count / max) * 100}%` }}
+                aria-hidden="true"
+              />
+              <span>{item.label}</span>
+              <span className="count">
+                {item.count.toLocaleString('en')} <span className="visually-hidden">{unit}</span>
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
 }
