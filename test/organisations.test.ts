@@ -27,7 +27,9 @@ const ORGANISATION_SHAPE = {
   total_time_on_site: 'string',
   visitor_locations: 'array',
   custom_fields: 'object',
+  // Footfall's additions to the seed's object.
   identification: 'object',
+  total_sessions: 'integer',
 };
 const ADDRESS_SHAPE = Object.fromEntries(
   [

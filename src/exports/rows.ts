@@ -49,10 +49,8 @@ export async function* organisationRows(
     const batch = ids.slice(at, at + BATCH / 2);
     const [organisations, extra] = await Promise.all([
       loadOrganisations(db, filters.workspaceId, batch),
-      sql<{ id: string; domain: string; sessions: number }>`
-        SELECT o.id, o.domain, (SELECT count(*) FROM sessions s WHERE s.workspace_id = o.workspace_id
-          AND s.organisation_id = o.id)::int AS sessions
-        FROM organisations o
+      sql<{ id: string; domain: string }>`
+        SELECT o.id, o.domain FROM organisations o
         WHERE o.workspace_id = ${filters.workspaceId} AND o.id = ANY(${batch}::uuid[])`.execute(db),
     ]);
     const extraOf = new Map(extra.rows.map((row) => [row.id, row]));
@@ -68,7 +66,7 @@ export async function* organisationRows(
         o.address.city,
         iso(o.first_seen),
         iso(o.last_seen),
-        more?.sessions ?? 0,
+        o.total_sessions,
         o.total_pageviews,
         o.total_time_on_site,
         o.unique_visitor_count,

@@ -69,6 +69,7 @@ export async function loadOrganisations(
     withProfiles(db, workspaceId).where('o.id', 'in', ids).execute(),
     sql<{
       organisation_id: string;
+      sessions: number;
       visitors: number;
       first_seen: Date;
       last_seen: Date;
@@ -76,7 +77,7 @@ export async function loadOrganisations(
       views: number;
       locations: string[] | null;
     }>`
-      SELECT organisation_id, count(DISTINCT visitor_id)::int AS visitors,
+      SELECT organisation_id, count(*)::int AS sessions, count(DISTINCT visitor_id)::int AS visitors,
         coalesce(sum(pageviews), 0)::int AS views,
         min(started_at) AS first_seen, max(ended_at) AS last_seen,
         coalesce(sum(extract(epoch FROM ended_at - started_at)), 0)::float8 AS seconds,
@@ -155,6 +156,7 @@ export async function loadOrganisations(
         phone: row.phone ?? '',
         email: row.email ?? '',
         total_pageviews: stat?.views ?? 0,
+        total_sessions: stat?.sessions ?? 0,
         total_time_on_site: hms(stat?.seconds ?? 0),
         visitor_locations: (stat?.locations ?? []).map((label) => {
           const [city, country] = label.split('|') as [string, string];

@@ -32,6 +32,7 @@ export const Organisation = Type.Object(
     phone: Str,
     email: Str,
     total_pageviews: Type.Integer(),
+    total_sessions: Type.Integer({ description: 'its attributed sessions (Footfall addition)' }),
     total_time_on_site: Type.String({ description: 'H:MM:SS, hours unbounded' }),
     visitor_locations: Type.Array(Str, { description: '"City, Country" labels' }),
     custom_fields: Type.Record(Type.String(), Type.Unknown()),

@@ -171,6 +171,7 @@ describe('CSV exports', () => {
         first_seen: string;
         last_seen: string;
         total_pageviews: number;
+        total_sessions: number;
         total_time_on_site: string;
         unique_visitor_count: number;
         tags: string[];
@@ -183,7 +184,7 @@ describe('CSV exports', () => {
       expect(row[6]).toBe(o.address.city);
       expect(row[7]).toBe(o.first_seen.replace(/\.\d{3}Z$/, 'Z'));
       expect(row[8]).toBe(o.last_seen.replace(/\.\d{3}Z$/, 'Z'));
-      expect(row[9]).toBe('1');
+      expect(row[9]).toBe(String(o.total_sessions));
       expect(row[10]).toBe(String(o.total_pageviews));
       expect(row[11]).toBe(o.total_time_on_site);
       expect(row[12]).toBe(String(o.unique_visitor_count));

@@ -6202,6 +6202,8 @@ export interface components {
             phone: string;
             email: string;
             total_pageviews: number;
+            /** @description its attributed sessions (Footfall addition) */
+            total_sessions: number;
             /** @description H:MM:SS, hours unbounded */
             total_time_on_site: string;
             /** @description "City, Country" labels */
