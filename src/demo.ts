@@ -162,7 +162,7 @@ export async function createDemoWorkspace(
       domain: c.domain,
       name: c.name,
       website: `https://www.${c.domain}`,
-      logo: `https://logo.${c.domain}/logo.png`,
+      logo: '',
       founded: String(1950 + r.int(70)),
       size: c.size,
       industry: c.industry,

@@ -1,4 +1,235 @@
-/** Placeholder until this page is built. */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { api, unwrap } from '../api/client';
+import { keys, useWorkspace } from '../api/queries';
+import { DateRange } from '../ui/DateRange';
+import { ago, countryName, dateTime } from '../ui/format';
+import { Pager } from '../ui/Pager';
+import { rangeOf } from '../ui/search';
+import { useSegments } from '../ui/segments';
+import { Empty, ErrorState, Loading } from '../ui/states';
+import { TableWrap } from '../ui/TableWrap';
+import { OrganisationName } from './OrganisationName';
+import './organisations.css';
+
+const SIZE = 25;
+
+/** The lead feed: the organisations that visited, newest activity first. */
 export function OrganisationsPage() {
-  return <h1>Organisations</h1>;
+  const { workspace } = useParams({ from: '/w/$workspace' });
+  const search = useSearch({ from: '/w/$workspace/organisations' });
+  const navigate = useNavigate({ from: '/w/$workspace/organisations' });
+  const { from, to } = rangeOf(search);
+  const page = search.page ?? 1;
+  const segments = useSegments(workspace);
+  const info = useWorkspace(workspace);
+  const [text, setText] = useState(search.q ?? '');
+
+  // The search box writes to the URL after a pause in typing, and follows it back.
+  useEffect(() => setText(search.q ?? ''), [search.q]);
+  useEffect(() => {
+    if (text === (search.q ?? '')) return;
+    const timer = setTimeout(
+      () => void navigate({ search: (s) => ({ ...s, q: text || undefined, page: undefined }) }),
+      300,
+    );
+    return () => clearTimeout(timer);
+  }, [text, search.q, navigate]);
+
+  const query = {
+    name: search.q,
+    date_from: from,
+    date_to: to,
+    segmentUuid: search.segment,
+    tag: search.tag,
+    filters: search.filters,
+  };
+  const list = useQuery({
+    queryKey: keys.inWorkspace(workspace, 'organisations', query, page),
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/workspaces/{workspaceUuid}/organisations', {
+          params: { path: { workspaceUuid: workspace }, query: { ...query, page, size: SIZE } },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+  const exportUrl = () => {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
+    return `/v1/workspaces/${workspace}/organisations.csv?${params}`;
+  };
+
+  return (
+    <>
+      <div className="page-header">
+        <h1>Organisations</h1>
+        <div className="row">
+          <DateRange
+            search={search}
+            onChange={(range) =>
+              void navigate({ search: (s) => ({ ...s, ...range, page: undefined }) })
+            }
+          />
+          <button
+            type="button"
+            className="button"
+            onClick={() => window.location.assign(exportUrl())}
+          >
+            Export CSV
+          </button>
+        </div>
+      </div>
+      <search className="filters" aria-label="Filter organisations">
+        <label>
+          Search
+          <input
+            type="search"
+            aria-label="Search organisations"
+            placeholder="Name or domain…"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+          />
+        </label>
+        <label>
+          Segment
+          <select
+            aria-label="Segment"
+            value={search.segment ?? ''}
+            onChange={(event) =>
+              void navigate({
+                search: (s) => ({
+                  ...s,
+                  segment: event.target.value || undefined,
+                  page: undefined,
+                }),
+              })
+            }
+          >
+            <option value="">All organisations</option>
+            {segments.data?.map((segment) => (
+              <option key={segment.uuid} value={segment.uuid}>
+                {segment.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Tag
+          <select
+            aria-label="Tag"
+            value={search.tag ?? ''}
+            onChange={(event) =>
+              void navigate({
+                search: (s) => ({ ...s, tag: event.target.value || undefined, page: undefined }),
+              })
+            }
+          >
+            <option value="">Any tag</option>
+            {info.data?.available_tags.map((tag) => (
+              <option key={tag} value={tag}>
+                {tag}
+              </option>
+            ))}
+          </select>
+        </label>
+        {search.filters ? (
+          <button
+            type="button"
+            className="button quiet"
+            onClick={() =>
+              void navigate({ search: (s) => ({ ...s, filters: undefined, page: undefined }) })
+            }
+          >
+            Clear ad hoc filters
+          </button>
+        ) : null}
+      </search>
+      {list.isPending ? (
+        <Loading what="organisations" />
+      ) : list.isError ? (
+        <ErrorState what="organisations" error={list.error} retry={() => void list.refetch()} />
+      ) : list.data.total === 0 ? (
+        <Empty>
+          <p>
+            No organisation matches these filters between {from} and {to}.
+          </p>
+          <p className="small">Try a longer date range, or clear the search and filters.</p>
+        </Empty>
+      ) : (
+        <div className={list.isPlaceholderData ? 'stale' : undefined}>
+          <div className="list-meta">
+            <span className="muted small" role="status">
+              {list.data.total.toLocaleString('en')} organisations
+            </span>
+          </div>
+          <TableWrap label="Organisations">
+            <table>
+              <caption className="visually-hidden">
+                Organisations, most recently active first
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Organisation</th>
+                  <th scope="col">Industry</th>
+                  <th scope="col">Size</th>
+                  <th scope="col">Country</th>
+                  <th scope="col">Last seen</th>
+                  <th scope="col" className="num">
+                    Sessions
+                  </th>
+                  <th scope="col" className="num">
+                    Page views
+                  </th>
+                  <th scope="col">Tags</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.data.map((o) => (
+                  <tr key={o.uuid}>
+                    <td>
+                      <OrganisationName
+                        workspace={workspace}
+                        uuid={o.uuid}
+                        name={o.name}
+                        logo={o.logo}
+                      />
+                    </td>
+                    <td>{o.industry}</td>
+                    <td className="nowrap">{o.size}</td>
+                    <td>{countryName(o.address.country)}</td>
+                    <td className="nowrap">
+                      <time dateTime={o.last_seen} title={dateTime(o.last_seen)}>
+                        {ago(o.last_seen)}
+                      </time>
+                    </td>
+                    <td className="num">{o.total_sessions.toLocaleString('en')}</td>
+                    <td className="num">{o.total_pageviews.toLocaleString('en')}</td>
+                    <td>
+                      {o.tags.map((tag) => (
+                        <span className="tag" key={tag}>
+                          {tag}
+                        </span>
+                      ))}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+          <Pager
+            page={page}
+            lastPage={Math.max(1, Math.ceil(list.data.total / SIZE))}
+            total={list.data.total}
+            noun="organisations"
+            onPage={(next) =>
+              void navigate({ search: (s) => ({ ...s, page: next > 1 ? next : undefined }) })
+            }
+          />
+        </div>
+      )}
+    </>
+  );
 }

@@ -5,27 +5,11 @@ import { api, unwrap } from '../api/client';
 import { keys } from '../api/queries';
 import type { Ok } from '../api/types';
 import { DateRange } from '../ui/DateRange';
+import { countryName, pathOf } from '../ui/format';
 import { rangeOf } from '../ui/search';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { VisitsChart } from './VisitsChart';
 import './overview.css';
-
-const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
-const country = (code: string) => {
-  try {
-    return countryNames.of(code) ?? code;
-  } catch {
-    return code;
-  }
-};
-const path = (url: string) => {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.pathname}${parsed.search}`;
-  } catch {
-    return url;
-  }
-};
 
 /** The range at a glance: totals, visits per day, where visitors came from, who they were. */
 export function OverviewPage() {
@@ -150,7 +134,7 @@ function OverviewBody({
           title="Top pages"
           items={data.top_pages.map((p) => ({
             key: p.url,
-            label: path(p.url),
+            label: pathOf(p.url),
             count: p.pageviews,
           }))}
           unit="views"
@@ -177,7 +161,7 @@ function OverviewBody({
           title="Top countries"
           items={data.top_countries.map((c) => ({
             key: c.country,
-            label: country(c.country),
+            label: countryName(c.country),
             count: c.organisations,
           }))}
           unit="organisations"

@@ -1,3 +1,5 @@
+import { TableWrap } from '../ui/TableWrap';
+
 interface Day {
   date: string;
   sessions: number;
@@ -105,7 +107,7 @@ export function VisitsChart({ days }: { days: Day[] }) {
       </svg>
       <details>
         <summary>Show the numbers</summary>
-        <div className="table-wrap">
+        <TableWrap label="Visits per day, as numbers">
           <table>
             <caption className="visually-hidden">Visits per day</caption>
             <thead>
@@ -133,7 +135,7 @@ export function VisitsChart({ days }: { days: Day[] }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       </details>
     </figure>
   );

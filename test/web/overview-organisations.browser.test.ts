@@ -1,0 +1,146 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Person } from '../accounts/helpers.js';
+import { type Dashboard, look, startDashboard } from './harness.js';
+
+let d: Dashboard;
+let who: Person;
+let page: Page;
+let ws: string;
+const day = (offset: number) =>
+  new Date(Date.now() - offset * 86_400_000).toISOString().slice(0, 10);
+
+beforeAll(async () => {
+  d = await startDashboard();
+  ({ who, page } = await d.signedIn('lead@example.com'));
+  ws = (await who.api('POST', '/v1/workspaces/demo')).body.data.uuid;
+});
+afterAll(() => d.close());
+
+/** The organisation names in the table, top to bottom. */
+const namesOnScreen = (p: Page) =>
+  p
+    .getByRole('table')
+    .getByRole('row')
+    .filter({ has: p.getByRole('link') })
+    .getByRole('link')
+    .allTextContents();
+
+describe('the dashboard: Overview and Organisations', () => {
+  it('shows the same per-day numbers as the stats API', async () => {
+    await page.goto(`/w/${ws}`);
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    const figure = page.getByRole('figure', { name: 'Visits per day' });
+    await figure.waitFor();
+    const stats = (
+      await who.api('GET', `/v1/workspaces/${ws}/stats?date_from=${day(29)}&date_to=${day(0)}`)
+    ).body.data;
+    await figure.getByText('Show the numbers').click();
+    const rows = await figure.getByRole('table').getByRole('row').all();
+    const shown = [];
+    for (const row of rows.slice(1)) {
+      const cells = await row.getByRole('cell').allTextContents();
+      shown.push({
+        date: await row.getByRole('rowheader').textContent(),
+        sessions: Number(cells[0]?.replace(/,/g, '')),
+        organisations: Number(cells[1]?.replace(/,/g, '')),
+        pageviews: Number(cells[2]?.replace(/,/g, '')),
+      });
+    }
+    expect(shown).toEqual(stats.days);
+    expect(stats.days.some((x: { sessions: number }) => x.sessions > 0)).toBe(true);
+    // The most active organisations link to their pages.
+    const leader = stats.top_organisations[0];
+    await expect
+      .poll(() => page.getByRole('link', { name: leader.name }).count())
+      .toBeGreaterThan(0);
+    await look(page, 'overview');
+    // A range in the URL is the range shown, and survives a reload.
+    await page.goto(`/w/${ws}?from=${day(6)}&to=${day(0)}`);
+    await page
+      .getByRole('figure', { name: 'Visits per day' })
+      .getByText('Show the numbers')
+      .click();
+    await expect
+      .poll(() => page.getByRole('figure', { name: 'Visits per day' }).getByRole('row').count())
+      .toBe(8);
+  });
+
+  it('lists the same organisations as the API, for a search, a tag and a segment', async () => {
+    const api = (query: string) =>
+      who.api(
+        'GET',
+        `/v1/workspaces/${ws}/organisations?date_from=${day(29)}&date_to=${day(0)}&size=25&${query}`,
+      );
+    await page.goto(`/w/${ws}/organisations`);
+    await page.getByRole('heading', { name: 'Organisations', level: 1 }).waitFor();
+    const all = (await api('')).body;
+    await expect
+      .poll(() => namesOnScreen(page))
+      .toEqual(all.data.map((o: { name: string }) => o.name));
+    for (const header of ['Organisation', 'Last seen', 'Sessions', 'Page views']) {
+      expect(await page.getByRole('columnheader', { name: header }).count()).toBe(1);
+    }
+    await look(page, 'organisations');
+
+    // Search: what the API answers for the same name.
+    await page.getByRole('searchbox', { name: 'Search organisations' }).fill('co');
+    await page.waitForURL(/q=co/);
+    const searched = (await api('name=co')).body.data.map((o: { name: string }) => o.name);
+    expect(searched.length).toBeGreaterThan(0);
+    await expect.poll(() => namesOnScreen(page)).toEqual(searched);
+
+    // A tag given in the API shows in the Tag filter and narrows the list.
+    const first = all.data[1];
+    await who.api('POST', `/v1/workspaces/${ws}/organisations/${first.uuid}/tags`, {
+      tag_name: 'Target account',
+    });
+    await page.goto(`/w/${ws}/organisations`);
+    await page.getByRole('combobox', { name: 'Tag' }).selectOption('Target account');
+    await expect.poll(() => namesOnScreen(page)).toEqual([first.name]);
+
+    // A segment chosen in the combobox: the segment's organisations, as the API lists them.
+    const segment = (
+      await who.api('POST', `/v1/workspaces/${ws}/segments`, {
+        name: 'Software companies',
+        filters: {
+          operator: 'AND',
+          conditions: [{ field: 'industry', comparison: 'equal', value: 'Software' }],
+        },
+      })
+    ).body.uuid;
+    await page.goto(`/w/${ws}/organisations`);
+    await page
+      .getByRole('combobox', { name: 'Segment' })
+      .selectOption({ label: 'Software companies' });
+    await page.waitForURL(new RegExp(`segment=${segment}`));
+    const members = (await api(`segmentUuid=${segment}`)).body.data.map(
+      (o: { name: string }) => o.name,
+    );
+    expect(members.length).toBeGreaterThan(1);
+    await expect.poll(() => namesOnScreen(page)).toEqual(members);
+    // The URL carries the filter: a reload shows the same list.
+    await page.reload();
+    await expect.poll(() => namesOnScreen(page)).toEqual(members);
+  });
+
+  it('pages through the list and exports what is shown as CSV', async () => {
+    await page.goto(`/w/${ws}/organisations`);
+    const pageTwo = (
+      await who.api(
+        'GET',
+        `/v1/workspaces/${ws}/organisations?date_from=${day(29)}&date_to=${day(0)}&size=25&page=2`,
+      )
+    ).body.data.map((o: { name: string }) => o.name);
+    expect(pageTwo.length).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL(/page=2/);
+    await expect.poll(() => namesOnScreen(page)).toEqual(pageTwo);
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(
+      /^acme-analytics\.example-organisations-\d{4}-\d{2}-\d{2}\.csv$/,
+    );
+  });
+});
