@@ -10,7 +10,23 @@ import { SignInPage } from './auth/SignInPage';
 import { AppShell } from './shell/AppShell';
 import { HomeRedirect } from './shell/HomeRedirect';
 import { NotFoundPage } from './shell/NotFoundPage';
-import { dateRangeSearch, optionalString, pageNumber } from './ui/search';
+import { type DateRangeSearch, dateRangeSearch, optionalString, pageNumber } from './ui/search';
+
+type Maybe<T> = T | undefined;
+interface OrganisationsSearch extends DateRangeSearch {
+  q?: Maybe<string>;
+  segment?: Maybe<string>;
+  tag?: Maybe<string>;
+  filters?: Maybe<string>;
+  page?: Maybe<number>;
+}
+interface SessionsSearch extends DateRangeSearch {
+  url?: Maybe<string>;
+  referrer?: Maybe<string>;
+  segment?: Maybe<string>;
+  visitor?: Maybe<string>;
+  page?: Maybe<number>;
+}
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -66,7 +82,7 @@ const overview = createRoute({
 const organisations = createRoute({
   getParentRoute: () => workspace,
   path: '/organisations',
-  validateSearch: (search: Record<string, unknown>) => ({
+  validateSearch: (search: Record<string, unknown>): OrganisationsSearch => ({
     ...dateRangeSearch(search),
     q: optionalString(search.q),
     segment: optionalString(search.segment),
@@ -90,7 +106,7 @@ const organisation = createRoute({
 const sessions = createRoute({
   getParentRoute: () => workspace,
   path: '/sessions',
-  validateSearch: (search: Record<string, unknown>) => ({
+  validateSearch: (search: Record<string, unknown>): SessionsSearch => ({
     ...dateRangeSearch(search),
     url: optionalString(search.url),
     referrer: optionalString(search.referrer),
@@ -113,7 +129,9 @@ const segment = createRoute({
 const contacts = createRoute({
   getParentRoute: () => workspace,
   path: '/contacts',
-  validateSearch: (search: Record<string, unknown>) => ({ page: pageNumber(search.page) }),
+  validateSearch: (search: Record<string, unknown>): { page?: number | undefined } => ({
+    page: pageNumber(search.page),
+  }),
   component: lazyRouteComponent(() => import('./contacts/ContactsPage'), 'ContactsPage'),
 });
 const settings = createRoute({

@@ -1,0 +1,114 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import { ApiFailure, api, unwrap } from '../api/client';
+import { keys } from '../api/queries';
+
+/** The organisation's tags: remove one, or add one (new names join the workspace's list). */
+export function Tags({
+  workspace,
+  organisation,
+  tags,
+  available,
+}: {
+  workspace: string;
+  organisation: string;
+  tags: string[];
+  available: string[];
+}) {
+  const queryClient = useQueryClient();
+  const [adding, setAdding] = useState(false);
+  const [name, setName] = useState('');
+  const listId = useId();
+  const path = { workspaceUuid: workspace, organisationUuid: organisation };
+  const refresh = () => queryClient.invalidateQueries({ queryKey: keys.workspace(workspace) });
+  const add = useMutation({
+    mutationFn: (tag_name: string) =>
+      unwrap(
+        api.POST('/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/tags', {
+          params: { path },
+          body: { tag_name },
+        }),
+      ),
+    onSuccess: async () => {
+      setName('');
+      setAdding(false);
+      await refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (tag_name: string) =>
+      unwrap(
+        api.DELETE('/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/tags', {
+          params: { path },
+          body: { tag_name },
+        }),
+      ),
+    onSuccess: refresh,
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (name.trim()) add.mutate(name.trim());
+  }
+  const failure = add.error ?? remove.error;
+
+  return (
+    <section className="card" aria-labelledby="tags-heading">
+      <h2 id="tags-heading">Tags</h2>
+      <div className="tags">
+        {tags.length === 0 ? <span className="muted small">No tags yet.</span> : null}
+        {tags.map((tag) => (
+          <span className="tag-chip" key={tag}>
+            {tag}
+            <button
+              type="button"
+              aria-label={`Remove tag ${tag}`}
+              onClick={() => remove.mutate(tag)}
+              disabled={remove.isPending}
+            >
+              ×
+            </button>
+          </span>
+        ))}
+        {adding ? null : (
+          <button type="button" className="button small" onClick={() => setAdding(true)}>
+            Add tag
+          </button>
+        )}
+      </div>
+      {adding ? (
+        <form className="row" onSubmit={submit} style={{ marginTop: 10 }}>
+          <label className="visually-hidden" htmlFor={`${listId}-input`}>
+            Tag name
+          </label>
+          <input
+            id={`${listId}-input`}
+            list={listId}
+            value={name}
+            maxLength={255}
+            onChange={(event) => setName(event.target.value)}
+            placeholder="e.g. Target account"
+          />
+          <datalist id={listId}>
+            {available
+              .filter((tag) => !tags.some((t) => t.toLowerCase() === tag.toLowerCase()))
+              .map((tag) => (
+                <option key={tag} value={tag} />
+              ))}
+          </datalist>
+          <button type="submit" className="button primary small" disabled={add.isPending}>
+            Save tag
+          </button>
+          <button type="button" className="button quiet small" onClick={() => setAdding(false)}>
+            Cancel
+          </button>
+        </form>
+      ) : null}
+      {failure ? (
+        <p className="form-error" role="alert">
+          {failure instanceof ApiFailure ? failure.message : 'The server could not be reached.'}
+        </p>
+      ) : null}
+    </section>
+  );
+}
