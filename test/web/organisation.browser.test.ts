@@ -74,7 +74,7 @@ describe('the dashboard: an organisation’s page', () => {
               : 'Clicked',
     );
     expect(items.length).toBe(expected.length);
-    items.forEach((text, i) => expect(text).toContain(expected[i]));
+    for (const [i, text] of items.entries()) expect(text).toContain(expected[i]);
     // The form shows its fields and values.
     const form = (target as Session).events.find((e) => e.event_type === 'form_submit') as Event;
     const formItem = items.find((text) => text.includes('Submitted form')) ?? '';
