@@ -17,7 +17,7 @@ const EXPECTED_ROUTES = {
   '/v1/me/tokens/{tokenUuid}': ['delete'],
   '/v1/workspaces/{uuid}': ['delete', 'get', 'patch'],
   '/v1/workspaces/{uuid}/unlink': ['post'],
-  '/v1/workspaces/{workspaceUuid}/tracker-features': ['patch'],
+  '/v1/workspaces/{workspaceUuid}/tracker-features': ['get', 'patch'],
   '/v1/workspaces/{workspaceUuid}/custom-fields': ['get', 'post'],
   '/v1/workspaces/{workspaceUuid}/custom-fields/{key}': ['delete', 'get', 'patch'],
   '/v1/workspaces/{workspaceUuid}/tags': ['post'],

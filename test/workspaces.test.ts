@@ -217,6 +217,8 @@ describe('unlink and tracker features', () => {
       click_tracking: false,
       download_tracking: true,
     });
+    // GET reads what PATCH stored.
+    expect((await call('GET', path)).body).toEqual({ success: true, data: next.body.data });
   });
 
   it.each([['yes'], [null], [1], ['true']])('refuses a flag %j with 422', async (value) => {

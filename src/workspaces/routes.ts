@@ -209,6 +209,25 @@ export function workspaceRoutes(app: Api, deps: AppDeps): void {
     },
   );
 
+  app.get(
+    '/v1/workspaces/:workspaceUuid/tracker-features',
+    {
+      schema: {
+        tags,
+        summary: 'Which of form, click and download tracking are on',
+        params: WorkspaceParams,
+        response: {
+          200: Wrapped(Type.Ref(TrackerFeatures)),
+          ...errorResponses(401, 404, 429),
+        },
+      },
+    },
+    async (request) => {
+      const row = await requireWorkspace(deps, request, request.params.workspaceUuid);
+      return { success: true, data: presentTrackerFeatures(row) };
+    },
+  );
+
   app.patch(
     '/v1/workspaces/:workspaceUuid/tracker-features',
     {

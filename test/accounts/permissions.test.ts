@@ -37,6 +37,7 @@ const OPERATIONS: Record<string, { row: Row; path?: (f: Fixture) => string; body
   [`PATCH ${W}`]: { row: 'settings', body: { usage_limit: 500 } },
   [`DELETE ${W}`]: { row: 'delete' },
   [`POST ${W}/unlink`]: { row: 'settings' },
+  [`GET ${WS}/tracker-features`]: { row: 'read' },
   [`PATCH ${WS}/tracker-features`]: { row: 'settings', body: { click_tracking: false } },
   [`GET ${WS}/privacy`]: { row: 'read' },
   [`PATCH ${WS}/privacy`]: { row: 'settings', body: { honor_gpc: false } },
