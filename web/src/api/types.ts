@@ -12,3 +12,10 @@ export type Ok<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] ex
       ? Json<B>
       : never
   : never;
+
+/** The JSON body a route takes. */
+export type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  requestBody?: infer B;
+}
+  ? Json<NonNullable<B>>
+  : never;

@@ -1,4 +1,48 @@
-/** Placeholder until this page is built. */
+import { useParams } from '@tanstack/react-router';
+import { CustomFields } from './CustomFields';
+import { Notifications } from './Notifications';
+import { Team } from './Team';
+import { Tokens } from './Tokens';
+import { Tracking } from './Tracking';
+import { Webhooks } from './Webhooks';
+import './settings.css';
+
+const SECTIONS = [
+  ['tracking', 'Tracking'],
+  ['team', 'Team'],
+  ['api-tokens', 'API tokens'],
+  ['webhooks', 'Webhooks'],
+  ['notifications', 'Notifications'],
+  ['custom-fields', 'Custom fields'],
+] as const;
+
+/** Everything that is set up once: the script, people, tokens, outbound messages, fields. */
 export function SettingsPage() {
-  return <h1>Settings</h1>;
+  const { workspace } = useParams({ from: '/w/$workspace' });
+  return (
+    <>
+      <div className="page-header">
+        <h1>Settings</h1>
+      </div>
+      <div className="settings-layout">
+        <nav className="settings-toc" aria-label="Settings sections">
+          <ul>
+            {SECTIONS.map(([id, label]) => (
+              <li key={id}>
+                <a href={`#${id}`}>{label}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="settings-sections">
+          <Tracking workspace={workspace} />
+          <Team workspace={workspace} />
+          <Tokens />
+          <Webhooks />
+          <Notifications workspace={workspace} />
+          <CustomFields workspace={workspace} />
+        </div>
+      </div>
+    </>
+  );
 }
