@@ -67,10 +67,14 @@ async function exportCsv({ base, rssMb }: Server, label: string, query: string) 
   if (!response.ok || !response.body) throw new Error(`${label}: ${response.status}`);
   let bytes = 0;
   let lines = 0;
-  const decoder = new TextDecoder();
+  // Rows end in CRLF (a line break inside a cell is a bare LF); a CRLF may straddle chunks.
+  let previous = 0;
   for await (const chunk of response.body) {
     bytes += chunk.length;
-    lines += decoder.decode(chunk, { stream: true }).split('\r\n').length - 1;
+    for (const byte of chunk) {
+      if (byte === 10 && previous === 13) lines++;
+      previous = byte;
+    }
   }
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);

@@ -1,4 +1,182 @@
-/** Placeholder until this page is built. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { ApiFailure, api, unwrap } from '../api/client';
+import { keys } from '../api/queries';
+import { ErrorState, Loading } from '../ui/states';
+import { FilterBuilder } from './FilterBuilder';
+import { type DraftGroup, fromFilters, newGroup, toFilters } from './model';
+import { useBuilderFields } from './useCustomFields';
+import './segments.css';
+
+/** A segment's editor: its name and filters, with a live count of who matches. */
 export function SegmentPage() {
-  return <h1>Segment</h1>;
+  const { workspace, segment } = useParams({ from: '/w/$workspace/segments/$segment' });
+  const isNew = segment === 'new';
+  const saved = useQuery({
+    queryKey: keys.inWorkspace(workspace, 'segment', segment),
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/workspaces/{workspaceUuid}/segments/{segmentUuid}', {
+          params: { path: { workspaceUuid: workspace, segmentUuid: segment } },
+        }),
+      ),
+    enabled: !isNew,
+  });
+  if (!isNew && saved.isPending) return <Loading what="the segment" />;
+  if (!isNew && saved.isError) return <ErrorState what="the segment" error={saved.error} />;
+  return (
+    <Editor
+      key={segment}
+      workspace={workspace}
+      uuid={isNew ? undefined : segment}
+      initialName={saved.data?.name ?? ''}
+      initial={saved.data ? fromFilters(saved.data.filters) : { ...newGroup('AND') }}
+    />
+  );
+}
+
+function Editor({
+  workspace,
+  uuid,
+  initialName,
+  initial,
+}: {
+  workspace: string;
+  uuid: string | undefined;
+  initialName: string;
+  initial: DraftGroup;
+}) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const fields = useBuilderFields(workspace);
+  const [name, setName] = useState(initialName);
+  const [group, setGroup] = useState(initial);
+  const filters = useMemo(() => toFilters(group, fields), [group, fields]);
+  const [debounced, setDebounced] = useState(filters);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(filters), 400);
+    return () => clearTimeout(timer);
+  }, [filters]);
+  const count = useQuery({
+    queryKey: keys.inWorkspace(workspace, 'segment-preview', debounced),
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.POST('/v1/workspaces/{workspaceUuid}/organisations', {
+            params: { path: { workspaceUuid: workspace }, query: { page: 1, size: 1 } },
+            body: { filters: debounced },
+          }),
+        )
+      ).total,
+    retry: false,
+    placeholderData: (previous) => previous,
+  });
+  const save = useMutation({
+    mutationFn: async () => {
+      const body = { name: name.trim(), filters };
+      if (uuid) {
+        await unwrap(
+          api.PATCH('/v1/workspaces/{workspaceUuid}/segments/{segmentUuid}', {
+            params: { path: { workspaceUuid: workspace, segmentUuid: uuid } },
+            body,
+          }),
+        );
+      } else {
+        await unwrap(
+          api.POST('/v1/workspaces/{workspaceUuid}/segments', {
+            params: { path: { workspaceUuid: workspace } },
+            body,
+          }),
+        );
+      }
+    },
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: keys.workspace(workspace) });
+      await navigate({ to: '/w/$workspace/segments', params: { workspace } });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.DELETE('/v1/workspaces/{workspaceUuid}/segments/{segmentUuid}', {
+          params: { path: { workspaceUuid: workspace, segmentUuid: uuid ?? '' } },
+        }),
+      ),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: keys.workspace(workspace) });
+      await navigate({ to: '/w/$workspace/segments', params: { workspace } });
+    },
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    save.mutate();
+  }
+  const countError = count.error instanceof ApiFailure ? count.error : undefined;
+  const saveError = save.error instanceof ApiFailure ? save.error : undefined;
+
+  return (
+    <form onSubmit={submit} className="stack">
+      <p className="small">
+        <Link to="/w/$workspace/segments" params={{ workspace }}>
+          ← Segments
+        </Link>
+      </p>
+      <div className="page-header">
+        <h1>{uuid ? initialName || 'Segment' : 'New segment'}</h1>
+        <p className="live-count" role="status">
+          {count.isFetching && count.data === undefined
+            ? 'Counting…'
+            : countError
+              ? 'Fix the filters to see who matches.'
+              : `${(count.data ?? 0).toLocaleString('en')} organisations match`}
+        </p>
+      </div>
+      <label className="field">
+        <span>Name</span>
+        <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={255} />
+        {saveError?.field('name') ? (
+          <small className="form-error">{saveError.field('name')}</small>
+        ) : null}
+      </label>
+      <FilterBuilder
+        group={group}
+        fields={fields}
+        onChange={setGroup}
+        errors={countError?.body?.errors ?? saveError?.body?.errors}
+      />
+      <div className="row">
+        <button type="submit" className="button primary" disabled={save.isPending}>
+          Save segment
+        </button>
+        {uuid ? (
+          <>
+            <Link
+              className="button"
+              to="/w/$workspace/organisations"
+              params={{ workspace }}
+              search={{ segment: uuid }}
+            >
+              View organisations
+            </Link>
+            <button
+              type="button"
+              className="button quiet danger"
+              onClick={() =>
+                window.confirm('Delete this segment? Alerts that use it stop.') && remove.mutate()
+              }
+            >
+              Delete segment
+            </button>
+          </>
+        ) : null}
+      </div>
+      {saveError && !saveError.body?.errors ? (
+        <p className="form-error" role="alert">
+          {saveError.message}
+        </p>
+      ) : null}
+    </form>
+  );
 }
