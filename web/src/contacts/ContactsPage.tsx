@@ -1,4 +1,123 @@
-/** Placeholder until this page is built. */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { api, unwrap } from '../api/client';
+import { keys } from '../api/queries';
+import { ago, dateTime } from '../ui/format';
+import { Pager } from '../ui/Pager';
+import { Empty, ErrorState, Loading } from '../ui/states';
+import { TableWrap } from '../ui/TableWrap';
+
+const SIZE = 25;
+
+/** The people who identified themselves on the site, with their organisation. */
 export function ContactsPage() {
-  return <h1>Contacts</h1>;
+  const { workspace } = useParams({ from: '/w/$workspace' });
+  const search = useSearch({ from: '/w/$workspace/contacts' });
+  const navigate = useNavigate({ from: '/w/$workspace/contacts' });
+  const page = search.page ?? 1;
+  const contacts = useQuery({
+    queryKey: keys.inWorkspace(workspace, 'contacts', page),
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/workspaces/{workspaceUuid}/contacts', {
+          params: { path: { workspaceUuid: workspace }, query: { page, size: SIZE } },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+  const organisations = useQuery({
+    queryKey: keys.inWorkspace(workspace, 'contact-organisations', page),
+    queryFn: async () => {
+      const ids = [
+        ...new Set(
+          contacts.data?.data.flatMap((c) => (c.organisation_uuid ? [c.organisation_uuid] : [])) ??
+            [],
+        ),
+      ];
+      const entries = await Promise.all(
+        ids.map(async (id) => {
+          const answer = await unwrap(
+            api.GET('/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}', {
+              params: { path: { workspaceUuid: workspace, organisationUuid: id } },
+            }),
+          );
+          return [id, answer.data.name] as const;
+        }),
+      );
+      return new Map(entries);
+    },
+    enabled: contacts.data !== undefined,
+  });
+
+  return (
+    <>
+      <div className="page-header">
+        <h1>Contacts</h1>
+      </div>
+      {contacts.isPending ? (
+        <Loading what="contacts" />
+      ) : contacts.isError ? (
+        <ErrorState what="contacts" error={contacts.error} retry={() => void contacts.refetch()} />
+      ) : contacts.data.total === 0 ? (
+        <Empty>
+          <p>
+            Nobody has identified themselves yet. When someone signs up or logs in on your site,
+            tell Footfall who they are:
+          </p>
+          <pre className="snippet">
+            <code>footfall('identify', 'jo@acme.com');</code>
+          </pre>
+        </Empty>
+      ) : (
+        <>
+          <TableWrap label="Contacts">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Email</th>
+                  <th scope="col">Organisation</th>
+                  <th scope="col">First seen</th>
+                  <th scope="col">Last seen</th>
+                </tr>
+              </thead>
+              <tbody>
+                {contacts.data.data.map((c) => (
+                  <tr key={c.uuid}>
+                    <td>
+                      <a href={`mailto:${c.email}`}>{c.email}</a>
+                    </td>
+                    <td>
+                      {c.organisation_uuid ? (
+                        <Link
+                          to="/w/$workspace/organisations/$organisation"
+                          params={{ workspace, organisation: c.organisation_uuid }}
+                        >
+                          {organisations.data?.get(c.organisation_uuid) ?? 'Organisation'}
+                        </Link>
+                      ) : (
+                        <span className="muted">Not identified</span>
+                      )}
+                    </td>
+                    <td className="nowrap" title={dateTime(c.first_seen)}>
+                      {ago(c.first_seen)}
+                    </td>
+                    <td className="nowrap" title={dateTime(c.last_seen)}>
+                      {ago(c.last_seen)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+          <Pager
+            page={page}
+            lastPage={Math.max(1, Math.ceil(contacts.data.total / SIZE))}
+            total={contacts.data.total}
+            noun="contacts"
+            onPage={(next) => void navigate({ search: { page: next > 1 ? next : undefined } })}
+          />
+        </>
+      )}
+    </>
+  );
 }

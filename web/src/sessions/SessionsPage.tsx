@@ -1,4 +1,221 @@
-/** Placeholder until this page is built. */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { type FormEvent, useMemo } from 'react';
+import { api, unwrap } from '../api/client';
+import { keys } from '../api/queries';
+import { DateRange } from '../ui/DateRange';
+import { countryName, dateTime, pathOf } from '../ui/format';
+import { Pager } from '../ui/Pager';
+import { rangeOf } from '../ui/search';
+import { useSegments } from '../ui/segments';
+import { Empty, ErrorState, Loading } from '../ui/states';
+import { TableWrap } from '../ui/TableWrap';
+
+const SIZE = 25;
+const minutes = (from: string, to: string) => {
+  const s = Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 1000));
+  return s < 60 ? `${s} s` : `${Math.round(s / 60)} min`;
+};
+
+/** Every identified visit, newest first, with the sessions list's four filters. */
 export function SessionsPage() {
-  return <h1>Sessions</h1>;
+  const { workspace } = useParams({ from: '/w/$workspace' });
+  const search = useSearch({ from: '/w/$workspace/sessions' });
+  const navigate = useNavigate({ from: '/w/$workspace/sessions' });
+  const { from, to } = rangeOf(search);
+  const page = search.page ?? 1;
+  const segments = useSegments(workspace);
+  const query = {
+    date_from: from,
+    date_to: to,
+    url: search.url,
+    referrer: search.referrer,
+    segmentUuid: search.segment,
+    visitor_uuid: search.visitor,
+  };
+  const sessions = useQuery({
+    queryKey: keys.inWorkspace(workspace, 'sessions', query, page),
+    queryFn: () =>
+      unwrap(
+        api.GET('/v1/workspaces/{workspaceUuid}/sessions', {
+          params: { path: { workspaceUuid: workspace }, query: { ...query, page, size: SIZE } },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+  // Names for the organisations on this page.
+  const ids = useMemo(
+    () => [...new Set(sessions.data?.data.map((s) => s.organisation_uuid) ?? [])],
+    [sessions.data],
+  );
+  const names = useQuery({
+    queryKey: keys.inWorkspace(workspace, 'organisation-names', ids),
+    queryFn: async () => {
+      const entries = await Promise.all(
+        ids.map(async (id) => {
+          const answer = await unwrap(
+            api.GET('/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}', {
+              params: { path: { workspaceUuid: workspace, organisationUuid: id } },
+            }),
+          );
+          return [id, answer.data.name] as const;
+        }),
+      );
+      return new Map(entries);
+    },
+    enabled: ids.length > 0,
+    placeholderData: keepPreviousData,
+  });
+
+  function filter(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? '').trim() || undefined;
+    void navigate({
+      search: (s) => ({ ...s, url: text('url'), referrer: text('referrer'), page: undefined }),
+    });
+  }
+
+  return (
+    <>
+      <div className="page-header">
+        <h1>Sessions</h1>
+        <DateRange
+          search={search}
+          onChange={(range) =>
+            void navigate({ search: (s) => ({ ...s, ...range, page: undefined }) })
+          }
+        />
+      </div>
+      <form
+        className="inline-form"
+        onSubmit={filter}
+        style={{ marginBottom: 12 }}
+        key={`${search.url}|${search.referrer}`}
+      >
+        <label>
+          Page URL contains
+          <input name="url" defaultValue={search.url ?? ''} placeholder="/pricing" />
+        </label>
+        <label>
+          Referrer contains
+          <input name="referrer" defaultValue={search.referrer ?? ''} placeholder="linkedin" />
+        </label>
+        <label>
+          Segment
+          <select
+            value={search.segment ?? ''}
+            onChange={(e) =>
+              void navigate({
+                search: (s) => ({ ...s, segment: e.target.value || undefined, page: undefined }),
+              })
+            }
+          >
+            <option value="">All organisations</option>
+            {segments.data?.map((s) => (
+              <option key={s.uuid} value={s.uuid}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="button">
+          Apply filters
+        </button>
+        {search.visitor ? (
+          <span className="tag-chip">
+            Visitor {search.visitor.slice(0, 8)}…
+            <button
+              type="button"
+              className="button quiet small"
+              onClick={() =>
+                void navigate({ search: (s) => ({ ...s, visitor: undefined, page: undefined }) })
+              }
+            >
+              Show all visitors
+            </button>
+          </span>
+        ) : null}
+      </form>
+      {sessions.isPending ? (
+        <Loading what="sessions" />
+      ) : sessions.isError ? (
+        <ErrorState what="sessions" error={sessions.error} retry={() => void sessions.refetch()} />
+      ) : sessions.data.total === 0 ? (
+        <Empty>
+          No identified sessions match between {from} and {to}.
+        </Empty>
+      ) : (
+        <>
+          {sessions.data.truncated ? (
+            <p className="status-warn small">
+              More than {sessions.data.organisation_limit.toLocaleString('en')} organisations match:
+              only the sessions of the {sessions.data.organisation_limit.toLocaleString('en')} most
+              recently active are listed. Narrow the dates or filters.
+            </p>
+          ) : null}
+          <p className="muted small" role="status">
+            {sessions.data.total.toLocaleString('en')} sessions
+          </p>
+          <TableWrap label="Sessions">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Started</th>
+                  <th scope="col">Organisation</th>
+                  <th scope="col">Source</th>
+                  <th scope="col">Pages</th>
+                  <th scope="col">Duration</th>
+                  <th scope="col">Location</th>
+                  <th scope="col">Visitor</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sessions.data.data.map((s) => (
+                  <tr key={s.uuid}>
+                    <td className="nowrap">{dateTime(s.started_at)}</td>
+                    <td>
+                      <Link
+                        to="/w/$workspace/organisations/$organisation"
+                        params={{ workspace, organisation: s.organisation_uuid }}
+                      >
+                        {names.data?.get(s.organisation_uuid) ?? 'Organisation'}
+                      </Link>
+                    </td>
+                    <td>{s.source}</td>
+                    <td className="small">{s.views.map((v) => pathOf(v.url)).join(' → ')}</td>
+                    <td className="nowrap">{minutes(s.started_at, s.ended_at)}</td>
+                    <td>
+                      {[s.location.city, countryName(s.location.country)]
+                        .filter(Boolean)
+                        .join(', ')}
+                    </td>
+                    <td>
+                      <Link
+                        to="/w/$workspace/sessions"
+                        params={{ workspace }}
+                        search={(old) => ({ ...old, visitor: s.visitor_uuid, page: undefined })}
+                        aria-label={`Sessions of visitor ${s.visitor_uuid.slice(0, 8)}`}
+                      >
+                        {s.visitor_uuid.slice(0, 8)}
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+          <Pager
+            page={page}
+            lastPage={Math.max(1, Math.ceil(sessions.data.total / SIZE))}
+            total={sessions.data.total}
+            noun="sessions"
+            onPage={(next) =>
+              void navigate({ search: (s) => ({ ...s, page: next > 1 ? next : undefined }) })
+            }
+          />
+        </>
+      )}
+    </>
+  );
 }
