@@ -31,7 +31,10 @@ describe('the dashboard: Sessions and Contacts', () => {
     expect(expected.total).toBeGreaterThan(0);
     const rows = page.getByRole('table').getByRole('row');
     await expect.poll(() => rows.count()).toBe(expected.data.length + 1);
-    await page.getByRole('status').filter({ hasText: `${expected.total} sessions` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${expected.total} sessions` })
+      .waitFor();
     // Each row's visitor link is the API's session's visitor, in the API's order.
     const visitors = await page
       .getByRole('link', { name: /^Sessions of visitor/ })
