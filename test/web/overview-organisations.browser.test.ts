@@ -122,6 +122,25 @@ describe('the dashboard: Overview and Organisations', () => {
     // The URL carries the filter: a reload shows the same list.
     await page.reload();
     await expect.poll(() => namesOnScreen(page)).toEqual(members);
+
+    // Ad hoc filters with the segment grammar's fields, ANDed with the rest.
+    await page.goto(`/w/${ws}/organisations`);
+    await page.getByRole('button', { name: 'More filters' }).click();
+    await page.getByRole('combobox', { name: 'Field' }).selectOption({ label: 'Sessions' });
+    await page.getByRole('combobox', { name: 'Comparison' }).selectOption({ label: 'is at least' });
+    await page.getByRole('spinbutton', { name: 'Value' }).fill('10');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/filters=/);
+    const busy = JSON.stringify({
+      operator: 'AND',
+      conditions: [{ field: 'sessions', comparison: 'greater_than_or_equal', value: 10 }],
+    });
+    const frequent = (await api(`filters=${encodeURIComponent(busy)}`)).body.data.map(
+      (o: { name: string }) => o.name,
+    );
+    expect(frequent.length).toBeGreaterThan(0);
+    expect(frequent.length).toBeLessThan(all.total);
+    await expect.poll(() => namesOnScreen(page)).toEqual(frequent);
   });
 
   it('pages through the list and exports what is shown as CSV', async () => {

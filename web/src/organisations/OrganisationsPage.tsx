@@ -10,6 +10,7 @@ import { rangeOf } from '../ui/search';
 import { useSegments } from '../ui/segments';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
+import { AdHocFilters } from './AdHocFilters';
 import { OrganisationName } from './OrganisationName';
 import './organisations.css';
 
@@ -135,18 +136,14 @@ export function OrganisationsPage() {
             ))}
           </select>
         </label>
-        {search.filters ? (
-          <button
-            type="button"
-            className="button quiet"
-            onClick={() =>
-              void navigate({ search: (s) => ({ ...s, filters: undefined, page: undefined }) })
-            }
-          >
-            Clear ad hoc filters
-          </button>
-        ) : null}
       </search>
+      <AdHocFilters
+        workspace={workspace}
+        value={search.filters}
+        onApply={(filters) =>
+          void navigate({ search: (s) => ({ ...s, filters, page: undefined }) })
+        }
+      />
       {list.isPending ? (
         <Loading what="organisations" />
       ) : list.isError ? (
