@@ -20,6 +20,8 @@ export default defineConfig({
           name: 'dashboard',
           include: ['test/web/**/*.test.ts'],
           testTimeout: 60_000,
+          // What a browser shows can take a while on a busy machine.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],

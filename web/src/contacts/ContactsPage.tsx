@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router'
 import { api, unwrap } from '../api/client';
 import { keys } from '../api/queries';
 import { ago, dateTime } from '../ui/format';
+import { useOrganisationNames } from '../ui/organisation-names';
 import { Pager } from '../ui/Pager';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
@@ -25,29 +26,10 @@ export function ContactsPage() {
       ),
     placeholderData: keepPreviousData,
   });
-  const organisations = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'contact-organisations', page),
-    queryFn: async () => {
-      const ids = [
-        ...new Set(
-          contacts.data?.data.flatMap((c) => (c.organisation_uuid ? [c.organisation_uuid] : [])) ??
-            [],
-        ),
-      ];
-      const entries = await Promise.all(
-        ids.map(async (id) => {
-          const answer = await unwrap(
-            api.GET('/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}', {
-              params: { path: { workspaceUuid: workspace, organisationUuid: id } },
-            }),
-          );
-          return [id, answer.data.name] as const;
-        }),
-      );
-      return new Map(entries);
-    },
-    enabled: contacts.data !== undefined,
-  });
+  const organisations = useOrganisationNames(
+    workspace,
+    contacts.data?.data.flatMap((c) => (c.organisation_uuid ? [c.organisation_uuid] : [])) ?? [],
+  );
 
   return (
     <>

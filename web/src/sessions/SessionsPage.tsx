@@ -1,10 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
-import { type FormEvent, useMemo } from 'react';
+import type { FormEvent } from 'react';
 import { api, unwrap } from '../api/client';
 import { keys } from '../api/queries';
 import { DateRange } from '../ui/DateRange';
 import { countryName, dateTime, pathOf } from '../ui/format';
+import { useOrganisationNames } from '../ui/organisation-names';
 import { Pager } from '../ui/Pager';
 import { rangeOf } from '../ui/search';
 import { useSegments } from '../ui/segments';
@@ -44,28 +45,10 @@ export function SessionsPage() {
     placeholderData: keepPreviousData,
   });
   // Names for the organisations on this page.
-  const ids = useMemo(
-    () => [...new Set(sessions.data?.data.map((s) => s.organisation_uuid) ?? [])],
-    [sessions.data],
+  const names = useOrganisationNames(
+    workspace,
+    sessions.data?.data.map((s) => s.organisation_uuid) ?? [],
   );
-  const names = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'organisation-names', ids),
-    queryFn: async () => {
-      const entries = await Promise.all(
-        ids.map(async (id) => {
-          const answer = await unwrap(
-            api.GET('/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}', {
-              params: { path: { workspaceUuid: workspace, organisationUuid: id } },
-            }),
-          );
-          return [id, answer.data.name] as const;
-        }),
-      );
-      return new Map(entries);
-    },
-    enabled: ids.length > 0,
-    placeholderData: keepPreviousData,
-  });
 
   function filter(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
