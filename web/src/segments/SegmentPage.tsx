@@ -5,7 +5,7 @@ import { ApiFailure, api, unwrap } from '../api/client';
 import { keys } from '../api/queries';
 import { ErrorState, Loading } from '../ui/states';
 import { FilterBuilder } from './FilterBuilder';
-import { type DraftGroup, fromFilters, newGroup, toFilters } from './model';
+import { type DraftGroup, fromFilters, isIncomplete, newGroup, toFilters } from './model';
 import { useBuilderFields } from './useCustomFields';
 import './segments.css';
 
@@ -53,22 +53,25 @@ function Editor({
   const [name, setName] = useState(initialName);
   const [group, setGroup] = useState(initial);
   const filters = useMemo(() => toFilters(group, fields), [group, fields]);
-  const [debounced, setDebounced] = useState(filters);
+  const incomplete = isIncomplete(group);
+  // The count follows the draft 400 ms after the last change, not on every keystroke.
+  const [debounced, setDebounced] = useState({ filters, incomplete });
   useEffect(() => {
-    const timer = setTimeout(() => setDebounced(filters), 400);
+    const timer = setTimeout(() => setDebounced({ filters, incomplete }), 400);
     return () => clearTimeout(timer);
-  }, [filters]);
+  }, [filters, incomplete]);
   const count = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'segment-preview', debounced),
+    queryKey: keys.inWorkspace(workspace, 'segment-preview', debounced.filters),
     queryFn: async () =>
       (
         await unwrap(
           api.POST('/v1/workspaces/{workspaceUuid}/organisations', {
             params: { path: { workspaceUuid: workspace }, query: { page: 1, size: 1 } },
-            body: { filters: debounced },
+            body: { filters: debounced.filters },
           }),
         )
       ).total,
+    enabled: !debounced.incomplete,
     retry: false,
     placeholderData: (previous) => previous,
   });
@@ -126,11 +129,7 @@ function Editor({
       <div className="page-header">
         <h1>{uuid ? initialName || 'Segment' : 'New segment'}</h1>
         <p className="live-count" role="status">
-          {count.isFetching && count.data === undefined
-            ? 'Counting…'
-            : countError
-              ? 'Fix the filters to see who matches.'
-              : `${(count.data ?? 0).toLocaleString('en')} organisations match`}
+          {countText(debounced.incomplete, count.isError, countError, count.data)}
         </p>
       </div>
       <label className="field">
@@ -179,4 +178,21 @@ function Editor({
       ) : null}
     </form>
   );
+}
+
+/** What the live count says: the number, why there is none yet, or the server's objection. */
+function countText(
+  incomplete: boolean,
+  failed: boolean,
+  failure: ApiFailure | undefined,
+  total: number | undefined,
+): string {
+  if (incomplete) return 'Fill in every condition to count matching organisations.';
+  if (failure) {
+    const first = Object.values(failure.body?.errors ?? {})[0]?.[0];
+    return `No count: ${first ?? failure.message}`;
+  }
+  if (failed) return 'The count could not be loaded.';
+  if (total === undefined) return 'Counting…';
+  return `${total.toLocaleString('en')} ${total === 1 ? 'organisation matches' : 'organisations match'}`;
 }

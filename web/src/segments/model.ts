@@ -190,3 +190,41 @@ export function fromFilters(filters: unknown): DraftGroup {
     }),
   };
 }
+
+/** What a comparison's value looks like, so a change of comparison can keep or clear it. */
+export const shapeOf = (c: Comparison) =>
+  needsNoValue(c)
+    ? 'none'
+    : isAgo(c)
+      ? 'amount'
+      : isRange(c)
+        ? 'range'
+        : isList(c)
+          ? 'list'
+          : 'one';
+
+/** Whether some condition still lacks a value it needs (then there is nothing to count yet). */
+export function isIncomplete(group: DraftGroup): boolean {
+  return group.items.some((item) => {
+    if (item.kind === 'group') return isIncomplete(item);
+    if (needsNoValue(item.comparison)) return false;
+    if (item.value.trim() === '') return true;
+    return isRange(item.comparison) && item.second.trim() === '';
+  });
+}
+
+/** The problems the server found at exactly `path` (e.g. `filters.conditions.1`) or inside it. */
+export function errorsAt(
+  errors: Record<string, string[]> | undefined,
+  path: string,
+  exact = false,
+): string[] {
+  if (!errors) return [];
+  return Object.entries(errors)
+    .filter(([key]) =>
+      exact
+        ? key === path || key === `${path}.operator` || key === `${path}.conditions`
+        : key === path || key.startsWith(`${path}.`),
+    )
+    .flatMap(([, messages]) => messages);
+}
