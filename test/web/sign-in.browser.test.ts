@@ -87,4 +87,51 @@ describe('the dashboard: first run, sign-in and sign-out', () => {
     // Back where the person was going.
     await page.waitForURL(new RegExp(`/w/${uuid}/organisations`));
   });
+
+  it('loads demo data into a workspace of its own with one click', async () => {
+    const { who, page } = await d.signedIn('demo-clicker@example.com');
+    await page.getByRole('heading', { name: 'Welcome to Footfall' }).waitFor();
+    await page.getByRole('button', { name: 'Load demo data' }).click();
+    await page.waitForURL(/\/w\/[0-9a-f-]{36}/);
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    const workspaces = (await who.api('GET', '/v1/workspaces')).body.data;
+    expect(workspaces).toHaveLength(1);
+    expect(page.url()).toContain(workspaces[0].uuid);
+    expect(await page.getByRole('combobox', { name: 'Workspace' }).inputValue()).toBe(
+      workspaces[0].uuid,
+    );
+    // The demo's organisations are in the lead feed.
+    await page
+      .getByRole('navigation', { name: 'Sections' })
+      .getByRole('link', { name: 'Organisations' })
+      .click();
+    await page.getByRole('status').filter({ hasText: '32 organisations' }).waitFor();
+  });
+
+  it('lets a reset link choose a new password', async () => {
+    const { who } = await d.signedIn('forgetful@example.com');
+    const secret = await createLink(d.t.database.db, 'reset', who.id);
+    const context = await d.browser.newContext({ baseURL: d.t.url, viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.goto(`/reset/${secret}`);
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    await look(page, 'reset');
+    await page.getByLabel('New password').fill('a brand new long password');
+    await page.getByRole('button', { name: 'Save password' }).click();
+    await page
+      .getByRole('button', { name: 'Sign out' })
+      .or(page.getByRole('heading', { name: 'Welcome to Footfall' }))
+      .first()
+      .waitFor();
+    const signIn = await fetch(`${d.t.url}/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        email: 'forgetful@example.com',
+        password: 'a brand new long password',
+      }),
+    });
+    expect(signIn.status).toBe(204);
+    await context.close();
+  });
 });
