@@ -36,7 +36,7 @@ describe('the dashboard: Segments', () => {
     await page.goto(`/w/${ws}/segments`);
     await page.getByRole('heading', { name: 'Segments', level: 1 }).waitFor();
     await page.getByText('No segments yet').waitFor();
-    await page.getByRole('link', { name: 'New segment' }).click();
+    await page.getByRole('button', { name: 'New segment' }).click();
     await page.waitForURL(/\/segments\/new$/);
     const status = page.getByRole('status').filter({ hasText: /match|count/i });
     await expect.poll(() => status.textContent()).toMatch(/Fill in every condition/);
@@ -128,7 +128,7 @@ describe('the dashboard: Segments', () => {
 
     await page.goto(`/w/${ws}/segments`);
     await page.getByRole('heading', { name: 'Segments', level: 1 }).waitFor();
-    await page.getByRole('link', { name: 'New segment' }).click();
+    await page.getByRole('button', { name: 'New segment' }).click();
     await page.getByRole('textbox', { name: 'Name' }).fill('DACH buyers');
     const field = (n: number) => page.getByRole('combobox', { name: 'Field' }).nth(n);
     const comparison = (n: number) => page.getByRole('combobox', { name: 'Comparison' }).nth(n);

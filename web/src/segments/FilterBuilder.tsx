@@ -197,6 +197,7 @@ function ConditionRow({
     <div className={`condition${invalid ? ' invalid' : ''}`}>
       <div className="condition-controls">
         <select
+          className="field-select"
           aria-label="Field"
           value={condition.field}
           onChange={(e) => {
@@ -220,6 +221,7 @@ function ConditionRow({
           ))}
         </select>
         <select
+          className="comparison-select"
           aria-label="Comparison"
           value={condition.comparison}
           onChange={(e) => {

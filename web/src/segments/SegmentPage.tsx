@@ -121,7 +121,7 @@ function Editor({
 
   return (
     <form onSubmit={submit} className="stack">
-      <p className="small">
+      <p className="small back-link">
         <Link to="/w/$workspace/segments" params={{ workspace }}>
           ← Segments
         </Link>

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from '@tanstack/react-router';
+import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { api, unwrap } from '../api/client';
 import { keys } from '../api/queries';
 import { useSegments } from '../ui/segments';
@@ -10,17 +10,23 @@ import './segments.css';
 export function SegmentsPage() {
   const { workspace } = useParams({ from: '/w/$workspace' });
   const segments = useSegments(workspace);
+  const navigate = useNavigate();
   return (
     <>
       <div className="page-header">
         <h1>Segments</h1>
-        <Link
+        <button
+          type="button"
           className="button primary"
-          to="/w/$workspace/segments/$segment"
-          params={{ workspace, segment: 'new' }}
+          onClick={() =>
+            void navigate({
+              to: '/w/$workspace/segments/$segment',
+              params: { workspace, segment: 'new' },
+            })
+          }
         >
           New segment
-        </Link>
+        </button>
       </div>
       {segments.isPending ? (
         <Loading what="segments" />
@@ -29,8 +35,9 @@ export function SegmentsPage() {
       ) : segments.data.length === 0 ? (
         <Empty>
           <p>
-            No segments yet. A segment is a saved filter, such as “Software companies in Germany
-            that visited pricing”: its members stay current as visits arrive.
+            No segments yet. Choose “New segment” to create one. A segment is a saved filter, such
+            as “Software companies in Germany that visited pricing”: its members stay current as
+            visits arrive.
           </p>
         </Empty>
       ) : (
@@ -81,7 +88,11 @@ function Members({ workspace, segment }: { workspace: string; segment: string })
   });
   return (
     <span className="muted">
-      {count.data === undefined ? '…' : `${count.data.toLocaleString('en')} organisations`}
+      {count.isError
+        ? 'Count unavailable'
+        : count.data === undefined
+          ? '…'
+          : `${count.data.toLocaleString('en')} ${count.data === 1 ? 'organisation' : 'organisations'}`}
     </span>
   );
 }
