@@ -148,12 +148,15 @@ function ConditionRow({
   const shape = shapeOf(condition.comparison);
   const invalid = problems.length > 0;
   const described = invalid ? problemId : undefined;
+  // Lists are typed as comma-separated text, whatever the field's kind.
   const type =
-    shape === 'amount' || field?.kind === 'number'
-      ? 'number'
-      : field?.kind === 'date' && shape !== 'list'
-        ? 'date'
-        : 'text';
+    shape === 'list'
+      ? 'text'
+      : shape === 'amount' || field?.kind === 'number'
+        ? 'number'
+        : field?.kind === 'date'
+          ? 'date'
+          : 'text';
   // A select field's whole values are its options; parts of them (contains…) are free text.
   const choose =
     field?.options && (condition.comparison === 'equal' || condition.comparison === 'not_equal');

@@ -5,8 +5,15 @@ import { ApiFailure, api, unwrap } from '../api/client';
 import { keys } from '../api/queries';
 import { ErrorState, Loading } from '../ui/states';
 import { FilterBuilder } from './FilterBuilder';
-import { type DraftGroup, fromFilters, isIncomplete, newGroup, toFilters } from './model';
-import { useBuilderFields } from './useCustomFields';
+import {
+  type BuilderField,
+  type DraftGroup,
+  fromFilters,
+  isIncomplete,
+  newGroup,
+  toFilters,
+} from './model';
+import { useBuilderFieldsQuery } from './useCustomFields';
 import './segments.css';
 
 /** A segment's editor: its name and filters, with a live count of who matches. */
@@ -23,12 +30,17 @@ export function SegmentPage() {
       ),
     enabled: !isNew,
   });
+  const fields = useBuilderFieldsQuery(workspace);
   if (!isNew && saved.isPending) return <Loading what="the segment" />;
-  if (!isNew && saved.isError) return <ErrorState what="the segment" error={saved.error} />;
+  if (!isNew && saved.isError)
+    return <ErrorState what="the segment" error={saved.error} retry={() => void saved.refetch()} />;
+  if (fields.isPending) return <Loading what="the workspace's custom fields" />;
+  if (fields.error) return <ErrorState what="the workspace's custom fields" error={fields.error} />;
   return (
     <Editor
       key={segment}
       workspace={workspace}
+      fields={fields.fields}
       uuid={isNew ? undefined : segment}
       initialName={saved.data?.name ?? ''}
       initial={saved.data ? fromFilters(saved.data.filters) : { ...newGroup('AND') }}
@@ -38,20 +50,23 @@ export function SegmentPage() {
 
 function Editor({
   workspace,
+  fields: known,
   uuid,
   initialName,
   initial,
 }: {
   workspace: string;
+  fields: BuilderField[];
   uuid: string | undefined;
   initialName: string;
   initial: DraftGroup;
 }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const fields = useBuilderFields(workspace);
   const [name, setName] = useState(initialName);
   const [group, setGroup] = useState(initial);
+  // A saved filter may name a custom field deleted since: keep it visible (it matches nobody).
+  const fields = useMemo(() => withMissing(known, initial), [known, initial]);
   const filters = useMemo(() => toFilters(group, fields), [group, fields]);
   const incomplete = isIncomplete(group);
   // The count follows the draft 400 ms after the last change, not on every keystroke.
@@ -171,6 +186,11 @@ function Editor({
           </>
         ) : null}
       </div>
+      {remove.error ? (
+        <p className="form-error" role="alert">
+          Could not delete the segment: {remove.error.message}
+        </p>
+      ) : null}
       {saveError && !saveError.body?.errors ? (
         <p className="form-error" role="alert">
           {saveError.message}
@@ -195,4 +215,27 @@ function countText(
   if (failed) return 'The count could not be loaded.';
   if (total === undefined) return 'Counting…';
   return `${total.toLocaleString('en')} ${total === 1 ? 'organisation matches' : 'organisations match'}`;
+}
+
+/** The known fields plus any the draft names that the workspace no longer has. */
+function withMissing(fields: BuilderField[], group: DraftGroup): BuilderField[] {
+  const names = new Set(fields.map((field) => field.name));
+  const missing: BuilderField[] = [];
+  const visit = (g: DraftGroup) => {
+    for (const item of g.items) {
+      if (item.kind === 'group') visit(item);
+      else if (!names.has(item.field)) {
+        names.add(item.field);
+        missing.push({
+          name: item.field,
+          label: `${item.field} (deleted field)`,
+          kind: 'text',
+          many: false,
+          optional: true,
+        });
+      }
+    }
+  };
+  visit(group);
+  return [...fields, ...missing];
 }

@@ -3,8 +3,8 @@ import { api, unwrap } from '../api/client';
 import { keys } from '../api/queries';
 import { type BuilderField, builderFields } from './model';
 
-/** The fields a filter may name in this workspace: built-ins, then its custom fields. */
-export function useBuilderFields(workspace: string): BuilderField[] {
+/** The fields a filter may name in this workspace, with the state of loading its custom fields. */
+export function useBuilderFieldsQuery(workspace: string) {
   const custom = useQuery({
     queryKey: keys.inWorkspace(workspace, 'custom-fields'),
     queryFn: async () =>
@@ -16,5 +16,14 @@ export function useBuilderFields(workspace: string): BuilderField[] {
         )
       ).data,
   });
-  return builderFields(custom.data ?? []);
+  return {
+    fields: builderFields(custom.data ?? []),
+    isPending: custom.isPending,
+    error: custom.error,
+  };
+}
+
+/** The fields a filter may name in this workspace: built-ins, then its custom fields. */
+export function useBuilderFields(workspace: string): BuilderField[] {
+  return useBuilderFieldsQuery(workspace).fields;
 }
