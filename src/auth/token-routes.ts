@@ -15,6 +15,7 @@ const TokenSchema = Type.Object({
   expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description: 'null: never expires',
   }),
+  revoked_at: Type.Null({ description: 'always null: revoked tokens are not listed' }),
 });
 const NewTokenBody = Type.Object({
   name: Type.String({ maxLength: 100, description: 'what the token is for' }),
@@ -30,6 +31,7 @@ const present = (row: { id: string; name: string; created_at: Date; expires_at: 
   name: row.name,
   created_at: row.created_at.toISOString(),
   expires_at: row.expires_at?.toISOString() ?? null,
+  revoked_at: null,
 });
 
 /**

@@ -26,7 +26,13 @@ describe('personal access tokens through the API (the dashboard’s Settings →
     expect(me.body.data.email).toBe('sam@example.com');
     // The list has it (the token from person() too), newest first, never the secret.
     const list = await sam.browser('GET', '/v1/me/tokens');
-    expect(list.body.data[0]).toEqual({ uuid, name: 'CRM sync', created_at, expires_at });
+    expect(list.body.data[0]).toEqual({
+      uuid,
+      name: 'CRM sync',
+      created_at,
+      expires_at,
+      revoked_at: null,
+    });
     expect(JSON.stringify(list.body)).not.toContain(token);
     // Someone else cannot revoke it: as if it did not exist.
     const other = await person(t, 'other@example.com');

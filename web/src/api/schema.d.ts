@@ -1193,6 +1193,8 @@ export interface paths {
                                 created_at: string;
                                 /** @description null: never expires */
                                 expires_at: string | null;
+                                /** @description always null: revoked tokens are not listed */
+                                revoked_at: null;
                             }[];
                         };
                     };
@@ -1253,6 +1255,8 @@ export interface paths {
                                 created_at: string;
                                 /** @description null: never expires */
                                 expires_at: string | null;
+                                /** @description always null: revoked tokens are not listed */
+                                revoked_at: null;
                                 token: string;
                             };
                         };
