@@ -104,6 +104,61 @@ describe('the dashboard: Segments', () => {
     expect((await who.api('GET', `/v1/workspaces/${ws}/segments`)).body).toEqual([]);
   }, 60_000);
 
+  it('offers units for relative dates, custom fields by type, and groups five deep at most', async () => {
+    const { who, page } = await d.signedIn('dates@example.com');
+    const ws = (await who.api('POST', '/v1/workspaces/demo')).body.data.uuid;
+    expect(
+      (
+        await who.api('POST', `/v1/workspaces/${ws}/custom-fields`, {
+          key: 'deal_size',
+          name: 'Deal size',
+          type: 'number',
+        })
+      ).status,
+    ).toBe(201);
+    const filters = {
+      operator: 'AND',
+      conditions: [
+        { field: 'last_seen', comparison: 'less_than_x_units_ago', value: 2, unit: 'weeks' },
+      ],
+    };
+    const expected = (
+      await who.api('POST', `/v1/workspaces/${ws}/organisations?page=1&size=1`, { filters })
+    ).body.total;
+
+    await page.goto(`/w/${ws}/segments/new`);
+    const field = page.getByRole('combobox', { name: 'Field' });
+    await field.selectOption({ label: 'Last seen' });
+    await page.getByRole('combobox', { name: 'Comparison' }).selectOption({
+      label: 'is within the last',
+    });
+    await page.getByRole('spinbutton', { name: 'Value' }).fill('2');
+    await page.getByRole('combobox', { name: 'Unit' }).selectOption('weeks');
+    const status = page.getByRole('status').filter({ hasText: /match|count/i });
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe(matching(expected));
+
+    // A custom number field: number comparisons and a number input.
+    await field.selectOption({ label: 'Deal size' });
+    const offered = await page
+      .getByRole('combobox', { name: 'Comparison' })
+      .getByRole('option')
+      .allTextContents();
+    expect(offered).toEqual(expect.arrayContaining(['is at least', 'is set', 'is not set']));
+    expect(offered).not.toContain('is within the last');
+    await page.getByRole('combobox', { name: 'Comparison' }).selectOption({ label: 'is set' });
+    expect(await page.getByRole('spinbutton', { name: 'Value' }).count()).toBe(0);
+
+    // Groups nest five deep; the fifth offers no further group.
+    for (let depth = 2; depth <= 5; depth++) {
+      // The innermost group's buttons come first: they sit inside its parent's.
+      await page.getByRole('button', { name: 'Add group' }).first().click();
+    }
+    expect(await page.getByRole('group', { name: 'Group of conditions' }).count()).toBe(4);
+    expect(await page.getByRole('button', { name: 'Add group' }).count()).toBe(4);
+    await page.getByRole('button', { name: 'Remove group' }).first().click();
+    expect(await page.getByRole('group', { name: 'Group of conditions' }).count()).toBe(0);
+  }, 60_000);
+
   it('builds a segment with a nested group, counts it live, saves it and lists its organisations', async () => {
     const { who, page } = await d.signedIn('marketer@example.com');
     const ws = (await who.api('POST', '/v1/workspaces/demo')).body.data.uuid;
