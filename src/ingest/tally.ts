@@ -4,6 +4,11 @@ import type { DropReason } from './metrics.js';
 
 const HOUR_MS = 3_600_000;
 const KEEP = '2 days';
+// Old hours are removed at most this often by each server, not at every write.
+const PRUNE_EVERY_MS = 600_000;
+// Rows per statement (5 parameters each, well under PostgreSQL's 65,535).
+const CHUNK = 1_000;
+const FOREIGN_KEY_VIOLATION = '23503';
 
 interface Count {
   events: number;
@@ -19,6 +24,7 @@ export class IngestTally {
   private counts = new Map<string, Count>();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
+  private prunedAt = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -53,16 +59,19 @@ export class IngestTally {
     if (this.counts.size === 0) return;
     const counts = this.counts;
     this.counts = new Map();
-    const rows = [...counts].map(([key, count]) => {
-      const [workspaceId, hour, reason] = key.split('|') as [string, string, string];
-      return {
-        workspace_id: workspaceId,
-        hour: new Date(Number(hour)),
-        reason,
-        events: count.events,
-        last_at: count.last,
-      };
-    });
+    // In key order: two servers writing the same rows lock them in the same order.
+    const rows = [...counts]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, count]) => {
+        const [workspaceId, hour, reason] = key.split('|') as [string, string, string];
+        return {
+          workspace_id: workspaceId,
+          hour: new Date(Number(hour)),
+          reason,
+          events: count.events,
+          last_at: count.last,
+        };
+      });
     const upsert = (values: typeof rows) =>
       this.db
         .insertInto('workspace_ingest_hours')
@@ -74,13 +83,19 @@ export class IngestTally {
           }),
         )
         .execute();
-    try {
-      await upsert(rows);
-    } catch {
-      // A workspace deleted meanwhile (foreign key): its counts no longer matter; the others
-      // are written one by one.
-      for (const row of rows) await upsert([row]).catch(() => {});
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const chunk = rows.slice(i, i + CHUNK);
+      try {
+        await upsert(chunk);
+      } catch (error) {
+        // A workspace deleted meanwhile (foreign key): its counts no longer matter; the
+        // others are written one by one. Any other failure loses these few seconds' counts.
+        if ((error as { code?: unknown }).code !== FOREIGN_KEY_VIOLATION) throw error;
+        for (const row of chunk) await upsert([row]).catch(() => {});
+      }
     }
+    if (Date.now() - this.prunedAt < PRUNE_EVERY_MS) return;
+    this.prunedAt = Date.now();
     await sql`DELETE FROM workspace_ingest_hours WHERE hour < now() - ${KEEP}::interval`.execute(
       this.db,
     );

@@ -42,7 +42,8 @@ export function installationRoutes(app: Api, deps: AppDeps): void {
       const { rows } = await sql<{ reason: string; events: number; last_at: Date }>`
         SELECT reason, sum(events) FILTER (WHERE hour > now() - interval '25 hours')::int AS events,
           max(last_at) AS last_at
-        FROM workspace_ingest_hours WHERE workspace_id = ${workspace.id}
+        FROM workspace_ingest_hours
+        WHERE workspace_id = ${workspace.id} AND hour > now() - interval '2 days'
         GROUP BY reason`.execute(deps.db);
       const reasons: Record<string, number> = {};
       let last: Date | null = null;

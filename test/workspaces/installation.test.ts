@@ -31,6 +31,23 @@ describe('GET /v1/workspaces/{ws}/installation', () => {
       dropped_24h: { total: 0, reasons: {} },
     });
 
+    // Counts older than two days are neither shown nor kept (the next write removes them).
+    await t.database.db
+      .insertInto('workspace_ingest_hours')
+      .values({
+        workspace_id: workspace.uuid,
+        hour: new Date(Date.now() - 3 * 86_400_000),
+        reason: 'bot',
+        events: 7,
+        last_at: new Date(Date.now() - 3 * 86_400_000),
+      })
+      .execute();
+    expect(await status()).toEqual({
+      last_event_at: null,
+      events_24h: 0,
+      dropped_24h: { total: 0, reasons: {} },
+    });
+
     const collect = collector(t.url);
     const now = Date.now();
     // A bot, then a page of someone else's site that copied the snippet: both dropped.
@@ -51,6 +68,13 @@ describe('GET /v1/workspaces/{ws}/installation', () => {
     expect(dropped.events_24h).toBe(0);
     expect(dropped.dropped_24h.reasons).toEqual({ bot: 1, foreign_hostname: 2 });
     expect(dropped.last_event_at).not.toBeNull();
+    const kept = await t.database.db
+      .selectFrom('workspace_ingest_hours')
+      .select('events')
+      .where('workspace_id', '=', workspace.uuid)
+      .where('hour', '<', new Date(Date.now() - 2 * 86_400_000))
+      .execute();
+    expect(kept).toEqual([]);
 
     // A real visit on the site itself is stored.
     const answer = await collect(
@@ -66,6 +90,15 @@ describe('GET /v1/workspaces/{ws}/installation', () => {
     );
 
     // Members read it; other people's workspaces are not there.
+    const member = await person(t, 'member@example.com');
+    const invite = await owner.api('POST', `/v1/workspaces/${workspace.uuid}/users/invite`, {
+      email: member.email,
+    });
+    const secret = String(invite.body.data.invite_link).split('/').pop();
+    expect((await member.browser('POST', `/auth/invites/${secret}/accept`, {})).status).toBe(204);
+    const seen = await member.api('GET', `/v1/workspaces/${workspace.uuid}/installation`);
+    expect(seen.status).toBe(200);
+    expect(seen.body.data).toEqual(stored);
     const stranger = await person(t, 'stranger@example.com');
     expect(
       (await stranger.api('GET', `/v1/workspaces/${workspace.uuid}/installation`)).status,
