@@ -90,6 +90,8 @@ function Editor({
     retry: false,
     placeholderData: (previous) => previous,
   });
+  // Between a change and its count, the number shown is the previous draft's: say so.
+  const stale = !incomplete && (debounced.filters !== filters || count.isFetching);
   const save = useMutation({
     mutationFn: async () => {
       const body = { name: name.trim(), filters };
@@ -143,9 +145,16 @@ function Editor({
       </p>
       <div className="page-header">
         <h1>{uuid ? initialName || 'Segment' : 'New segment'}</h1>
-        <p className="live-count" role="status">
-          {countText(debounced.incomplete, count.isError, countError, count.data)}
-        </p>
+        <div className="live-count-wrap">
+          <p className={`live-count${stale ? ' stale' : ''}`} role="status">
+            {countText(debounced.incomplete, count.isError, countError, count.data)}
+          </p>
+          {stale && count.data !== undefined ? (
+            <span className="counting muted small" aria-hidden="true">
+              Counting…
+            </span>
+          ) : null}
+        </div>
       </div>
       <label className="field">
         <span>Name</span>
