@@ -9,6 +9,7 @@ import type { TrackedEvent } from './ingest/body.js';
 import type { VisitEvent } from './ingest/sessionizer.js';
 import { storeEvents } from './ingest/store.js';
 import { ensureOrganisations, organisationKey } from './organisations/store.js';
+import { deleteWorkspace } from './workspaces/purge.js';
 import { createWorkspace } from './workspaces/store.js';
 
 // Synthetic but plausible: companies in documentation address ranges (RFC 5737, RFC 3849),
@@ -129,20 +130,38 @@ export async function createDemo(
 }
 
 /**
- * A new workspace owned by `userId`, filled with the demo's companies and their visits over
- * the last `days` days (the dashboard's "Load demo data", and the CLI's `footfall demo`).
+ * A new workspace owned by `userId`, filled with the demo (the dashboard's "Load demo data",
+ * and the CLI's `footfall demo`). A workspace the fill fails in is deleted again.
  */
 export async function createDemoWorkspace(
   db: Kysely<Database>,
   userId: string,
   options: DemoOptions,
 ): Promise<Omit<DemoResult, 'token'>> {
-  const r = random(20261121);
   const workspace = await createWorkspace(db, userId, {
     name: 'Demo: Acme Analytics',
     url: SITE,
     usageLimit: options.usageLimit,
   });
+  try {
+    return { workspaceId: workspace.id, ...(await fillDemoWorkspace(db, workspace.id, options)) };
+  } catch (error) {
+    await deleteWorkspace(db, workspace.id);
+    throw error;
+  }
+}
+
+/**
+ * Fills a workspace with the demo's companies and their visits over the last `days` days,
+ * ending now (the dashboard's default last-30-days view shows them). Creates no user or token.
+ */
+export async function fillDemoWorkspace(
+  db: Kysely<Database>,
+  workspaceId: string,
+  options: Pick<DemoOptions, 'days' | 'idleMs'>,
+): Promise<Omit<DemoResult, 'token' | 'workspaceId'>> {
+  const r = random(20261121);
+  const workspace = { id: workspaceId };
   const companies = COMPANIES.map(
     ([name, industry, size, city, country, latitude, longitude], i) => ({
       domain: `${slug(name)}.example`,
@@ -270,7 +289,6 @@ export async function createDemoWorkspace(
   }
   await storeEvents(db, items, options.idleMs);
   return {
-    workspaceId: workspace.id,
     organisations: companies.length,
     sessions,
     events: items.length,

@@ -6,9 +6,6 @@ import { type FieldErrors, fieldError, notFound, unprocessable } from '../http/e
 import { baseUrl, checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, Message, UuidParams, WorkspaceParams, Wrapped } from '../http/schemas.js';
 import { requireWorkspace } from './access.js';
-
-const DEMO_LIMIT = 5;
-
 import { normaliseHostname, normaliseRange } from './filters.js';
 import {
   presentFilters,
@@ -42,6 +39,7 @@ import {
 } from './store.js';
 
 const tags = ['Workspaces'];
+const DEMO_LIMIT = 5;
 const PROBLEM: Record<string, string> = {
   excluded_ip_ranges: 'an IP address or CIDR range',
   hostnames: 'a hostname, *.domain or *',
@@ -50,6 +48,19 @@ const WorkspaceRef = Type.Ref(Workspace);
 
 export function workspaceRoutes(app: Api, deps: AppDeps): void {
   const base = (request: Parameters<typeof baseUrl>[0]) => baseUrl(request, deps.config.publicUrl);
+
+  // One demo at a time per user on this server: a burst of clicks cannot pass the count of
+  // demo workspaces together (several servers may each let one more through).
+  const demoQueue = new Map<string, Promise<unknown>>();
+  const oneDemoAtATime = <T>(userId: string, work: () => Promise<T>): Promise<T> => {
+    const next = (demoQueue.get(userId) ?? Promise.resolve()).catch(() => {}).then(work);
+    demoQueue.set(userId, next);
+    const forget = () => {
+      if (demoQueue.get(userId) === next) demoQueue.delete(userId);
+    };
+    next.then(forget, forget);
+    return next;
+  };
 
   app.get(
     '/v1/workspaces',
@@ -108,33 +119,34 @@ export function workspaceRoutes(app: Api, deps: AppDeps): void {
         response: { 201: Wrapped(WorkspaceRef), ...errorResponses(401, 422, 429) },
       },
     },
-    async (request, reply) => {
-      const userId = userOf(request);
-      const { count } = await deps.db
-        .selectFrom('workspace_members as m')
-        .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('m.user_id', '=', userId)
-        .where('m.role', '=', 'owner')
-        .where('w.url', '=', DEMO_SITE)
-        .executeTakeFirstOrThrow();
-      if (Number(count) >= DEMO_LIMIT) {
-        throw unprocessable({
-          demo: [
-            `You already have ${DEMO_LIMIT} demo workspaces; delete one (Settings) to load the demo again.`,
-          ],
+    (request, reply) =>
+      oneDemoAtATime(userOf(request), async () => {
+        const userId = userOf(request);
+        const { count } = await deps.db
+          .selectFrom('workspace_members as m')
+          .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('m.user_id', '=', userId)
+          .where('m.role', '=', 'owner')
+          .where('w.url', '=', DEMO_SITE)
+          .executeTakeFirstOrThrow();
+        if (Number(count) >= DEMO_LIMIT) {
+          throw unprocessable({
+            demo: [
+              `You already have ${DEMO_LIMIT} demo workspaces; delete one (Settings) to load the demo again.`,
+            ],
+          });
+        }
+        const demo = await createDemoWorkspace(deps.db, userId, {
+          days: 30,
+          idleMs: deps.config.sessionIdleSeconds * 1000,
+          usageLimit: deps.config.defaultUsageLimit,
         });
-      }
-      const demo = await createDemoWorkspace(deps.db, userId, {
-        days: 30,
-        idleMs: deps.config.sessionIdleSeconds * 1000,
-        usageLimit: deps.config.defaultUsageLimit,
-      });
-      const row = await findWorkspace(deps.db, userId, demo.workspaceId);
-      if (!row) throw notFound('Workspace not found.');
-      reply.status(201);
-      return { success: true, data: presentWorkspace(row, base(request)) };
-    },
+        const row = await findWorkspace(deps.db, userId, demo.workspaceId);
+        if (!row) throw notFound('Workspace not found.');
+        reply.status(201);
+        return { success: true, data: presentWorkspace(row, base(request)) };
+      }),
   );
 
   app.get(
