@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Person } from '../accounts/helpers.js';
 import { client } from '../helpers/app.js';
 import { collector, pageview, visit } from '../helpers/collect.js';
+import { startReceiver } from '../helpers/receiver.js';
 import { type Dashboard, DESKTOP, look, startDashboard } from './harness.js';
 
 let d: Dashboard;
@@ -121,4 +122,138 @@ describe('the dashboard: Settings', () => {
       .toBe(0);
     expect((await client(d.t.url, token)('GET', '/v1/me')).status).toBe(401);
   });
+
+  it('says when everything recent was dropped, and why', async () => {
+    const elsewhere = (
+      await who.api('POST', '/v1/workspaces', { url: 'https://www.dropped.example' })
+    ).body.data;
+    // A copied snippet on a site the workspace has not accepted.
+    const sent = await collector(d.t.url)(
+      visit(elsewhere.tracking_script_id, [pageview('https://copycat.example/', Date.now())]),
+    );
+    expect(sent.status).toBe(202);
+    await expect
+      .poll(
+        async () =>
+          (await who.api('GET', `/v1/workspaces/${elsewhere.uuid}/installation`)).body.data
+            .dropped_24h.total,
+      )
+      .toBe(1);
+    await page.goto(`/w/${elsewhere.uuid}/settings`);
+    const tracking = page.getByRole('region', { name: 'Tracking' });
+    await tracking.getByText(/^Last event received/).waitFor();
+    await tracking
+      .getByText(
+        '1 event dropped in the last 24 hours: 1 from pages on a hostname you have not accepted.',
+      )
+      .waitFor();
+    const warning = tracking.getByRole('alert');
+    await warning.getByText(/Nothing your site sent in the last 24 hours was stored/).waitFor();
+    expect(await warning.textContent()).toContain('accepted hostnames');
+  });
+
+  it('configures webhooks, alerts and custom fields, with tests and logs', async () => {
+    const receiver = await startReceiver();
+    try {
+      await page.goto(`/w/${workspace.uuid}/settings`);
+
+      // Webhooks: a target, a test ping that arrives, then sent again from the log.
+      const hooks = page.getByRole('region', { name: 'Webhooks' });
+      await hooks.getByRole('textbox', { name: 'Webhook URL' }).fill(receiver.url);
+      await hooks.getByLabel('Signing secret').fill('a secret of sixteen+');
+      await hooks.getByRole('checkbox', { name: /event\.tracked/ }).uncheck();
+      await hooks.getByRole('button', { name: 'Save webhook' }).click();
+      await hooks.getByRole('status').getByText('Saved.').waitFor();
+      const saved = (await who.api('GET', '/radar/operator/v1/webhooks')).body.data[0].delivery;
+      expect(saved.webhook_url).toBe(receiver.url);
+      expect(saved.events).not.toContain('event.tracked');
+      expect(JSON.stringify(saved)).not.toContain('a secret of sixteen+');
+      await hooks.getByRole('button', { name: 'Send test' }).click();
+      await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(1);
+      const log = hooks.getByRole('region', { name: 'Webhook deliveries' });
+      await log.getByRole('cell', { name: 'Delivered' }).first().waitFor({ timeout: 20_000 });
+      await log
+        .getByRole('button', { name: /^Redeliver/ })
+        .first()
+        .click();
+      await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(2);
+      await hooks.getByRole('combobox', { name: 'Show deliveries' }).selectOption('Failed');
+      await hooks.getByText('Nothing sent yet.').waitFor();
+      await hooks.getByRole('combobox', { name: 'Show deliveries' }).selectOption('All');
+
+      // Notifications: a rule posting to the receiver, its switch, a test and its log.
+      const alerts = page.getByRole('region', { name: 'Notifications' });
+      await alerts.getByRole('textbox', { name: 'Alert name' }).fill('Pricing visits');
+      await alerts.getByRole('combobox', { name: 'When' }).selectOption({
+        label: 'An organisation views a page',
+      });
+      await alerts.getByRole('textbox', { name: 'URL contains' }).fill('/pricing');
+      await alerts.getByRole('combobox', { name: 'Send by' }).selectOption('Webhook');
+      await alerts.getByRole('textbox', { name: 'Receiver URL' }).fill(receiver.url);
+      await alerts.getByLabel('Signing secret').fill('another sixteen chars');
+      await alerts.getByRole('button', { name: 'Add alert' }).click();
+      const rule = alerts.getByRole('switch', { name: 'Pricing visits' });
+      await expect.poll(() => rule.getAttribute('aria-checked')).toBe('true');
+      const rules = (await who.api('GET', `/v1/workspaces/${workspace.uuid}/notifications`)).body
+        .data;
+      expect(rules).toHaveLength(1);
+      expect(rules[0]).toMatchObject({
+        name: 'Pricing visits',
+        trigger: 'page.visited',
+        enabled: true,
+        filter: { url_contains: '/pricing' },
+        channel: { type: 'webhook', url: receiver.url },
+      });
+      await rule.click();
+      await expect.poll(() => rule.getAttribute('aria-checked')).toBe('false');
+      expect(
+        (await who.api('GET', `/v1/workspaces/${workspace.uuid}/notifications`)).body.data[0]
+          .enabled,
+      ).toBe(false);
+      await rule.click();
+      await expect.poll(() => rule.getAttribute('aria-checked')).toBe('true');
+      await alerts.getByRole('button', { name: 'Send test of Pricing visits' }).click();
+      await alerts
+        .getByRole('region', { name: 'Deliveries of Pricing visits' })
+        .getByRole('cell', { name: 'Test' })
+        .waitFor({ timeout: 20_000 });
+
+      // Custom fields: a select field with coloured options, then renamed with one more option.
+      const fields = page.getByRole('region', { name: 'Custom fields' });
+      await fields.getByRole('textbox', { name: 'Field name' }).fill('Tier');
+      await fields.getByRole('combobox', { name: 'Field type' }).selectOption({
+        label: 'One of a list',
+      });
+      for (const [i, label] of ['Gold', 'Silver'].entries()) {
+        await fields.getByRole('button', { name: 'Add option' }).click();
+        await fields.getByRole('textbox', { name: `Option ${i + 1}`, exact: true }).fill(label);
+      }
+      await fields.getByRole('button', { name: 'Add field' }).click();
+      await fields.getByRole('cell', { name: 'Tier', exact: true }).waitFor();
+      await fields.getByRole('button', { name: 'Edit Tier' }).click();
+      const editor = fields.getByRole('form', { name: 'Edit “Tier”' });
+      await editor.getByRole('textbox', { name: 'Name' }).fill('Account tier');
+      await editor.getByRole('button', { name: 'Add option' }).click();
+      await editor.getByRole('textbox', { name: 'Option 3', exact: true }).fill('Bronze');
+      await editor.getByRole('button', { name: 'Save field' }).click();
+      await fields.getByRole('cell', { name: 'Account tier', exact: true }).waitFor();
+      const defined = (await who.api('GET', `/v1/workspaces/${workspace.uuid}/custom-fields`)).body
+        .data;
+      expect(
+        defined.map(
+          (f: { key: string; name: string; options: { key: string; label: string }[] }) => [
+            f.key,
+            f.name,
+            f.options.map((o) => `${o.key}:${o.label}`),
+          ],
+        ),
+      ).toEqual([['tier', 'Account tier', ['gold:Gold', 'silver:Silver', 'bronze:Bronze']]]);
+      for (const label of ['Gold', 'Silver', 'Bronze']) {
+        await fields.getByText(label, { exact: true }).waitFor();
+      }
+      await look(page, 'settings-data');
+    } finally {
+      await receiver.close();
+    }
+  }, 90_000);
 });

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ApiFailure, api, unwrap } from '../api/client';
 import { keys } from '../api/queries';
-import type { Body } from '../api/types';
+import type { Body, Ok } from '../api/types';
 import { ErrorState, Loading } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
 
@@ -36,6 +36,26 @@ const keyOf = (name: string) =>
     .replace(/^[^a-z]+|_+$/g, '')
     .slice(0, 60);
 
+type Definition = Ok<'/v1/workspaces/{workspaceUuid}/custom-fields', 'get'>['data'][number];
+type FieldChange = Body<'/v1/workspaces/{workspaceUuid}/custom-fields/{key}', 'patch'>;
+/** An option being edited: `key` is kept for options that exist (values refer to it). */
+type Option = { key?: string; label: string; color: string };
+
+/** Options as the API takes them: blank rows left out, new ones keyed from their label. */
+function optionsOut(options: Option[]) {
+  const taken = new Set(options.flatMap((o) => (o.key ? [o.key] : [])));
+  return options
+    .filter((o) => o.label.trim())
+    .map((o) => {
+      if (o.key) return { key: o.key, label: o.label.trim(), color: o.color };
+      const base = keyOf(o.label) || 'option';
+      let key = base;
+      for (let n = 2; taken.has(key); n++) key = `${base}_${n}`;
+      taken.add(key);
+      return { key, label: o.label.trim(), color: o.color };
+    });
+}
+
 /** Fields the team fills in on organisations; option colours show in lists and Spotter. */
 export function CustomFields({ workspace }: { workspace: string }) {
   const queryClient = useQueryClient();
@@ -53,7 +73,7 @@ export function CustomFields({ workspace }: { workspace: string }) {
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: keys.workspace(workspace) });
   const [type, setType] = useState<FieldType>('text');
-  const [options, setOptions] = useState<{ label: string; color: string }[]>([]);
+  const [options, setOptions] = useState<Option[]>([]);
   const create = useMutation({
     mutationFn: (body: NewField) =>
       unwrap(
@@ -64,17 +84,22 @@ export function CustomFields({ workspace }: { workspace: string }) {
       ),
     onSuccess: async () => {
       setOptions([]);
+      setType('text');
       await refresh();
     },
   });
+  const [editing, setEditing] = useState<string>();
   const patch = useMutation({
-    mutationFn: ({ field, visible }: { field: string; visible: boolean }) =>
+    mutationFn: ({ field, body }: { field: string; body: FieldChange }) =>
       unwrap(
         api.PATCH('/v1/workspaces/{workspaceUuid}/custom-fields/{key}', {
           params: { path: { workspaceUuid: workspace, key: field } },
-          body: { visible_in_spotter: visible },
+          body,
         }),
       ),
+    onSuccess: (_, { body }) => {
+      if (body.name !== undefined || body.options !== undefined) setEditing(undefined);
+    },
     onSettled: refresh,
   });
   const remove = useMutation({
@@ -90,25 +115,22 @@ export function CustomFields({ workspace }: { workspace: string }) {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    const element = event.currentTarget;
+    const form = new FormData(element);
     const name = String(form.get('name')).trim();
-    create.mutate({
-      key: keyOf(name) || 'field',
-      name,
-      type,
-      ...(listed
-        ? {
-            options: options
-              .filter((o) => o.label.trim())
-              .map((o) => ({
-                key: keyOf(o.label) || 'option',
-                label: o.label.trim(),
-                color: o.color,
-              })),
-          }
-        : {}),
-    });
-    event.currentTarget.reset();
+    create.mutate(
+      {
+        key: keyOf(name) || 'field',
+        name,
+        type,
+        ...(listed
+          ? {
+              options: optionsOut(options),
+            }
+          : {}),
+      },
+      { onSuccess: () => element.reset() },
+    );
   }
   const failure = create.error ?? patch.error ?? remove.error;
 
@@ -167,11 +189,22 @@ export function CustomFields({ workspace }: { workspace: string }) {
                       aria-label={`Show ${field.name} in Spotter`}
                       checked={field.visible_in_spotter}
                       onChange={(e) =>
-                        patch.mutate({ field: field.key, visible: e.target.checked })
+                        patch.mutate({
+                          field: field.key,
+                          body: { visible_in_spotter: e.target.checked },
+                        })
                       }
                     />
                   </td>
-                  <td>
+                  <td className="nowrap">
+                    <button
+                      type="button"
+                      className="button small"
+                      aria-expanded={editing === field.key}
+                      onClick={() => setEditing(editing === field.key ? undefined : field.key)}
+                    >
+                      Edit<span className="visually-hidden"> {field.name}</span>
+                    </button>{' '}
                     <button
                       type="button"
                       className="button small danger"
@@ -190,6 +223,17 @@ export function CustomFields({ workspace }: { workspace: string }) {
           </table>
         </TableWrap>
       )}
+      {fields.data
+        ?.filter((field) => field.key === editing)
+        .map((field) => (
+          <FieldEditor
+            key={field.key}
+            field={field}
+            saving={patch.isPending}
+            onCancel={() => setEditing(undefined)}
+            onSave={(body) => patch.mutate({ field: field.key, body })}
+          />
+        ))}
       <form className="subsection stack" onSubmit={submit}>
         <h3>New field</h3>
         <div className="inline-form">
@@ -208,54 +252,7 @@ export function CustomFields({ workspace }: { workspace: string }) {
             </select>
           </label>
         </div>
-        {listed ? (
-          <fieldset>
-            <legend style={{ fontWeight: 600 }}>Options</legend>
-            {options.map((option, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place
-              <div className="option-row" key={i}>
-                <input
-                  aria-label={`Option ${i + 1}`}
-                  value={option.label}
-                  onChange={(e) =>
-                    setOptions(
-                      options.map((o, j) => (j === i ? { ...o, label: e.target.value } : o)),
-                    )
-                  }
-                />
-                <input
-                  type="color"
-                  aria-label={`Colour of option ${i + 1}`}
-                  value={option.color}
-                  onChange={(e) =>
-                    setOptions(
-                      options.map((o, j) => (j === i ? { ...o, color: e.target.value } : o)),
-                    )
-                  }
-                />
-                <button
-                  type="button"
-                  className="button small quiet"
-                  onClick={() => setOptions(options.filter((_, j) => j !== i))}
-                >
-                  Remove<span className="visually-hidden"> option {i + 1}</span>
-                </button>
-              </div>
-            ))}
-            <button
-              type="button"
-              className="button small"
-              onClick={() =>
-                setOptions([
-                  ...options,
-                  { label: '', color: PALETTE[options.length % PALETTE.length] as string },
-                ])
-              }
-            >
-              Add option
-            </button>
-          </fieldset>
-        ) : null}
+        {listed ? <OptionsEditor options={options} onChange={setOptions} /> : null}
         <div>
           <button type="submit" className="button primary" disabled={create.isPending}>
             Add field
@@ -270,5 +267,116 @@ export function CustomFields({ workspace }: { workspace: string }) {
         ) : null}
       </form>
     </section>
+  );
+}
+
+/** Rows of option label and colour, with add and remove. */
+function OptionsEditor({
+  options,
+  onChange,
+}: {
+  options: Option[];
+  onChange: (options: Option[]) => void;
+}) {
+  return (
+    <fieldset>
+      <legend style={{ fontWeight: 600 }}>Options</legend>
+      {options.map((option, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place
+        <div className="option-row" key={i}>
+          <input
+            aria-label={`Option ${i + 1}`}
+            value={option.label}
+            maxLength={255}
+            onChange={(e) =>
+              onChange(options.map((o, j) => (j === i ? { ...o, label: e.target.value } : o)))
+            }
+          />
+          <input
+            type="color"
+            aria-label={`Colour of option ${i + 1}`}
+            value={option.color.length === 4 ? expand(option.color) : option.color}
+            onChange={(e) =>
+              onChange(options.map((o, j) => (j === i ? { ...o, color: e.target.value } : o)))
+            }
+          />
+          <button
+            type="button"
+            className="button small quiet"
+            onClick={() => onChange(options.filter((_, j) => j !== i))}
+          >
+            Remove<span className="visually-hidden"> option {i + 1}</span>
+          </button>
+        </div>
+      ))}
+      <button
+        type="button"
+        className="button small"
+        onClick={() =>
+          onChange([
+            ...options,
+            { label: '', color: PALETTE[options.length % PALETTE.length] as string },
+          ])
+        }
+      >
+        Add option
+      </button>
+    </fieldset>
+  );
+}
+
+/** #abc → #aabbcc, the form a colour input takes. */
+const expand = (color: string) =>
+  `#${color
+    .slice(1)
+    .split('')
+    .map((c) => c + c)
+    .join('')}`;
+
+/** Renames a definition and edits its options; its key and type stay as they are. */
+function FieldEditor({
+  field,
+  saving,
+  onSave,
+  onCancel,
+}: {
+  field: Definition;
+  saving: boolean;
+  onSave: (body: FieldChange) => void;
+  onCancel: () => void;
+}) {
+  const [name, setName] = useState(field.name);
+  const [options, setOptions] = useState<Option[]>(field.options);
+  const listed = field.type === 'select' || field.type === 'multi_select';
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    onSave({ name: name.trim(), ...(listed ? { options: optionsOut(options) } : {}) });
+  }
+  return (
+    <form
+      className="subsection stack field-editor"
+      onSubmit={submit}
+      aria-labelledby={`edit-${field.key}`}
+    >
+      <h3 id={`edit-${field.key}`}>Edit “{field.name}”</h3>
+      <p className="muted small">
+        Key <code>{field.key}</code> and type{' '}
+        {TYPES.find(([t]) => t === field.type)?.[1] ?? field.type} cannot change: integrations refer
+        to them.
+      </p>
+      <label className="field">
+        <span>Name</span>
+        <input value={name} required maxLength={255} onChange={(e) => setName(e.target.value)} />
+      </label>
+      {listed ? <OptionsEditor options={options} onChange={setOptions} /> : null}
+      <div className="row">
+        <button type="submit" className="button primary" disabled={saving}>
+          Save field
+        </button>
+        <button type="button" className="button quiet" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }

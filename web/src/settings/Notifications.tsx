@@ -18,6 +18,10 @@ const TRIGGERS: [Trigger, string][] = [
   ['digest.weekly', 'Weekly digest (Monday 07:00)'],
 ];
 
+const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+/** Time zones the browser knows, with the person's own and UTC certainly among them. */
+const ZONES = [...new Set([BROWSER_ZONE, 'UTC', ...Intl.supportedValuesOf('timeZone')])];
+
 /** Alerts and digests by e-mail, Slack or webhook, each with a test and its log. */
 export function Notifications({ workspace }: { workspace: string }) {
   const queryClient = useQueryClient();
@@ -37,6 +41,7 @@ export function Notifications({ workspace }: { workspace: string }) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
   const [trigger, setTrigger] = useState<Trigger>('organisation.visited');
   const [channel, setChannel] = useState<'email' | 'slack' | 'webhook'>('email');
+  const digest = trigger.startsWith('digest.');
   const create = useMutation({
     mutationFn: (body: Body<'/v1/workspaces/{workspaceUuid}/notifications', 'post'>) =>
       unwrap(
@@ -50,28 +55,37 @@ export function Notifications({ workspace }: { workspace: string }) {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    const element = event.currentTarget;
+    const form = new FormData(element);
     const text = (name: string) => String(form.get(name) ?? '').trim();
-    create.mutate({
-      name: text('name'),
-      trigger,
-      timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-      filter: {
-        segment_uuid: text('segment') || null,
-        url_contains: trigger === 'page.visited' ? text('url') || null : null,
+    const done = () => {
+      element.reset();
+      setTrigger('organisation.visited');
+      setChannel('email');
+    };
+    create.mutate(
+      {
+        name: text('name'),
+        trigger,
+        timezone: (digest && text('timezone')) || BROWSER_ZONE,
+        filter: {
+          segment_uuid: text('segment') || null,
+          url_contains: trigger === 'page.visited' ? text('url') || null : null,
+        },
+        channel:
+          channel === 'email'
+            ? {
+                type: 'email',
+                to: text('to')
+                  .split(/[\s,;]+/)
+                  .filter(Boolean),
+              }
+            : channel === 'slack'
+              ? { type: 'slack', webhook_url: text('slack') }
+              : { type: 'webhook', url: text('hook'), secret: text('secret') },
       },
-      channel:
-        channel === 'email'
-          ? {
-              type: 'email',
-              to: text('to')
-                .split(/[\s,;]+/)
-                .filter(Boolean),
-            }
-          : channel === 'slack'
-            ? { type: 'slack', webhook_url: text('slack') }
-            : { type: 'webhook', url: text('hook'), secret: text('secret') },
-    });
+      { onSuccess: done },
+    );
   }
   const failure = create.error instanceof ApiFailure ? create.error : undefined;
 
@@ -119,6 +133,18 @@ export function Notifications({ workspace }: { workspace: string }) {
               ))}
             </select>
           </label>
+          {digest ? (
+            <label>
+              Time zone
+              <select name="timezone" defaultValue={BROWSER_ZONE}>
+                {ZONES.map((zone) => (
+                  <option key={zone} value={zone}>
+                    {zone.replaceAll('_', ' ')}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
           {trigger === 'page.visited' ? (
             <label>
               URL contains
@@ -245,7 +271,7 @@ function RuleItem({
     <div className="subsection" style={{ borderTop: '1px solid var(--border)', paddingTop: 10 }}>
       <Switch
         label={rule.name}
-        description={`${trigger}${rule.filter.url_contains ? ` containing “${rule.filter.url_contains}”` : ''} → ${where}`}
+        description={`${trigger}${rule.trigger.startsWith('digest.') ? ` in ${rule.timezone}` : ''}${rule.filter.url_contains ? ` containing “${rule.filter.url_contains}”` : ''} → ${where}`}
         checked={rule.enabled}
         disabled={toggle.isPending}
         onChange={(on) => toggle.mutate(on)}

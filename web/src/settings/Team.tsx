@@ -60,12 +60,15 @@ export function Team({ workspace }: { workspace: string }) {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    invite.mutate({
-      email: String(form.get('email')).trim(),
-      role: form.get('role') === 'admin' ? 'admin' : 'member',
-    });
-    event.currentTarget.reset();
+    const element = event.currentTarget;
+    const form = new FormData(element);
+    invite.mutate(
+      {
+        email: String(form.get('email')).trim(),
+        role: form.get('role') === 'admin' ? 'admin' : 'member',
+      },
+      { onSuccess: () => element.reset() },
+    );
   }
   const failure = invite.error ?? setRole.error ?? remove.error;
 
@@ -161,8 +164,12 @@ export function Team({ workspace }: { workspace: string }) {
       {invited ? (
         <div className="secret-once" role="status">
           <p>{invited.message}</p>
-          <code>{invited.link}</code>
-          <CopyButton text={invited.link} label="Copy invite link" />
+          {/share/i.test(invited.message) ? (
+            <>
+              <code>{invited.link}</code>
+              <CopyButton text={invited.link} label="Copy invite link" />
+            </>
+          ) : null}
         </div>
       ) : null}
       {failure ? (

@@ -32,13 +32,16 @@ export function Tokens() {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    const element = event.currentTarget;
+    const form = new FormData(element);
     const days = Number(form.get('expiry'));
-    create.mutate({
-      name: String(form.get('name')).trim(),
-      expires_in_days: days > 0 ? days : null,
-    });
-    event.currentTarget.reset();
+    create.mutate(
+      {
+        name: String(form.get('name')).trim(),
+        expires_in_days: days > 0 ? days : null,
+      },
+      { onSuccess: () => element.reset() },
+    );
   }
   const failure = create.error ?? revoke.error;
 

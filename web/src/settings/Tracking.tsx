@@ -15,6 +15,19 @@ const REASONS: Record<string, string> = {
   feature_disabled: 'of a kind you switched off',
 };
 
+/** What to do when everything recent was dropped for this reason. */
+const ADVICE: Record<string, string> = {
+  bot: 'open your site in an ordinary browser (automated browsers and scripts count as bots)',
+  foreign_hostname:
+    'add the hostname your site runs on to the accepted hostnames below (a staging or second domain too)',
+  excluded_ip_range:
+    'test from another network, or take your own address out of the excluded IP ranges below',
+  gpc: 'test from a browser without Global Privacy Control, or switch off "Honour Global Privacy Control" below',
+  feature_disabled: 'switch the kind of tracking back on below',
+};
+
+const count = (n: number, noun: string) => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
+
 const FEATURES = [
   [
     'form_tracking',
@@ -76,10 +89,12 @@ function InstallationStatus({ workspace }: { workspace: string }) {
   if (status.isPending) return <Loading what="the installation status" />;
   if (status.isError) return <ErrorState what="the installation status" error={status.error} />;
   const { last_event_at, events_24h, dropped_24h } = status.data;
-  const reasons = Object.entries(dropped_24h.reasons)
-    .sort((a, b) => b[1] - a[1])
-    .map(([reason, n]) => `${n.toLocaleString('en')} ${REASONS[reason] ?? reason}`);
+  const dropped = Object.entries(dropped_24h.reasons).sort((a, b) => b[1] - a[1]);
+  const reasons = dropped.map(
+    ([reason, n]) => `${n.toLocaleString('en')} ${REASONS[reason] ?? reason}`,
+  );
   const allDropped = events_24h === 0 && dropped_24h.total > 0;
+  const advice = dropped.flatMap(([reason]) => (ADVICE[reason] ? [ADVICE[reason]] : []));
   return (
     <div className="subsection" aria-live="polite">
       <h3>Installation</h3>
@@ -91,16 +106,18 @@ function InstallationStatus({ workspace }: { workspace: string }) {
       ) : (
         <p className={allDropped ? 'status-warn' : 'status-ok'}>
           Last event received {ago(last_event_at)} ({dateTime(last_event_at)}).{' '}
-          {events_24h.toLocaleString('en')} events stored in the last 24 hours.
+          {count(events_24h, 'event')} stored in the last 24 hours.
         </p>
       )}
       {dropped_24h.total > 0 ? (
         <p className="small">
-          {dropped_24h.total.toLocaleString('en')} events dropped in the last 24 hours:{' '}
-          {reasons.join('; ')}.
-          {allDropped
-            ? ' Nothing was stored: check the accepted hostnames below (a site on another domain must be added), or test from a normal browser rather than a bot or script.'
-            : ''}
+          {count(dropped_24h.total, 'event')} dropped in the last 24 hours: {reasons.join('; ')}.
+        </p>
+      ) : null}
+      {allDropped ? (
+        <p className="status-warn" role="alert">
+          Nothing your site sent in the last 24 hours was stored, so no visits or organisations show
+          up. To fix it, {advice.length > 0 ? advice.join('; or ') : 'check the settings below'}.
         </p>
       ) : null}
     </div>

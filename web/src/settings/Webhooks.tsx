@@ -108,14 +108,15 @@ export function Webhooks() {
           <fieldset>
             <legend style={{ fontWeight: 600 }}>Events to send</legend>
             {KINDS.map(([kind, text]) => (
-              <label key={kind} className="row small">
+              <label key={kind} className="event-choice small">
                 <input
                   type="checkbox"
                   name="events"
                   value={kind}
                   defaultChecked={config.data ? config.data.events.includes(kind) : true}
                 />
-                <code>{kind}</code> {text}
+                <code>{kind}</code>
+                <span className="muted">{text}</span>
               </label>
             ))}
           </fieldset>
