@@ -162,4 +162,17 @@ describe('the dashboard: Overview and Organisations', () => {
       /^acme-analytics\.example-organisations-\d{4}-\d{2}-\d{2}\.csv$/,
     );
   });
+
+  it('says what to do in a workspace with no visits yet', async () => {
+    const empty = (await who.api('POST', '/v1/workspaces', { url: 'https://quiet.example' })).body
+      .data.uuid;
+    await page.goto(`/w/${empty}`);
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await page.getByText('The tracking snippet has sent nothing').waitFor();
+    await look(page, 'overview-empty');
+    await page.getByRole('link', { name: 'Get the snippet in Settings' }).click();
+    await page.waitForURL(new RegExp(`/w/${empty}/settings`));
+    await page.goto(`/w/${empty}/organisations`);
+    await page.getByText('No organisation matches these filters').waitFor();
+  });
 });

@@ -67,7 +67,7 @@ export function OrganisationsPage() {
     <>
       <div className="page-header">
         <h1>Organisations</h1>
-        <div className="row">
+        <div className="row header-actions">
           <DateRange
             search={search}
             onChange={(range) =>

@@ -5,7 +5,7 @@ import { api, unwrap } from '../api/client';
 import { keys } from '../api/queries';
 import type { Ok } from '../api/types';
 import { DateRange } from '../ui/DateRange';
-import { countryName, pathOf } from '../ui/format';
+import { ago, countryName, pathOf } from '../ui/format';
 import { rangeOf } from '../ui/search';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { VisitsChart } from './VisitsChart';
@@ -101,73 +101,103 @@ function OverviewBody({
           <dd>{sum('pageviews').toLocaleString('en')}</dd>
         </div>
       </dl>
-      {empty ? (
-        <Empty>
-          <p>
-            No identified visits between {from} and {to}. If you have just installed the snippet,
-            visits appear within seconds.
-          </p>
-          <Link to="/w/$workspace/settings" params={{ workspace }}>
-            Check the installation
-          </Link>
-        </Empty>
-      ) : null}
+      {empty ? <NoVisits workspace={workspace} from={from} to={to} /> : null}
       <VisitsChart days={data.days} />
-      <div className="grid">
-        <TopList
-          title="Most active organisations"
-          items={data.top_organisations.map((o) => ({
-            key: o.uuid,
-            label: (
-              <Link
-                to="/w/$workspace/organisations/$organisation"
-                params={{ workspace, organisation: o.uuid }}
-              >
-                {o.name}
-              </Link>
-            ),
-            count: o.sessions,
-          }))}
-          unit="sessions"
-        />
-        <TopList
-          title="Top pages"
-          items={data.top_pages.map((p) => ({
-            key: p.url,
-            label: pathOf(p.url),
-            count: p.pageviews,
-          }))}
-          unit="views"
-        />
-        <TopList
-          title="Top sources"
-          items={data.top_sources.map((s) => ({
-            key: s.source,
-            label: s.source,
-            count: s.sessions,
-          }))}
-          unit="sessions"
-        />
-        <TopList
-          title="Top industries"
-          items={data.top_industries.map((i) => ({
-            key: i.industry,
-            label: i.industry,
-            count: i.organisations,
-          }))}
-          unit="organisations"
-        />
-        <TopList
-          title="Top countries"
-          items={data.top_countries.map((c) => ({
-            key: c.country,
-            label: countryName(c.country),
-            count: c.organisations,
-          }))}
-          unit="organisations"
-        />
-      </div>
+      {empty ? null : (
+        <div className="grid">
+          <TopList
+            title="Most active organisations"
+            items={data.top_organisations.map((o) => ({
+              key: o.uuid,
+              label: (
+                <Link
+                  to="/w/$workspace/organisations/$organisation"
+                  params={{ workspace, organisation: o.uuid }}
+                >
+                  {o.name}
+                </Link>
+              ),
+              count: o.sessions,
+            }))}
+            unit="sessions"
+          />
+          <TopList
+            title="Top pages"
+            items={data.top_pages.map((p) => ({
+              key: p.url,
+              label: pathOf(p.url),
+              count: p.pageviews,
+            }))}
+            unit="views"
+          />
+          <TopList
+            title="Top sources"
+            items={data.top_sources.map((s) => ({
+              key: s.source,
+              label: s.source,
+              count: s.sessions,
+            }))}
+            unit="sessions"
+          />
+          <TopList
+            title="Top industries"
+            items={data.top_industries.map((i) => ({
+              key: i.industry,
+              label: i.industry,
+              count: i.organisations,
+            }))}
+            unit="organisations"
+          />
+          <TopList
+            title="Top countries"
+            items={data.top_countries.map((c) => ({
+              key: c.country,
+              label: countryName(c.country),
+              count: c.organisations,
+            }))}
+            unit="organisations"
+          />
+        </div>
+      )}
     </>
+  );
+}
+
+/** Nothing in the range: says whether the snippet is sending anything at all, and where to look. */
+function NoVisits({ workspace, from, to }: { workspace: string; from: string; to: string }) {
+  const installation = useQuery({
+    queryKey: keys.inWorkspace(workspace, 'installation'),
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/v1/workspaces/{workspaceUuid}/installation', {
+            params: { path: { workspaceUuid: workspace } },
+          }),
+        )
+      ).data,
+  });
+  const last = installation.data?.last_event_at;
+  return (
+    <Empty>
+      {installation.isPending ? (
+        <p>
+          No visits between {from} and {to}.
+        </p>
+      ) : last ? (
+        <p>
+          No identified visits between {from} and {to}. The snippet is sending events (the last{' '}
+          {ago(last)}): try a longer date range.
+        </p>
+      ) : (
+        <p>
+          <strong>No visits yet.</strong> The tracking snippet has sent nothing in the last two
+          days: add it to your site, and visits appear here within seconds.
+        </p>
+      )}
+      <Link to="/w/$workspace/settings" params={{ workspace }}>
+        {last ? 'Check the installation in Settings' : 'Get the snippet in Settings'}
+      </Link>
+    </Empty>
   );
 }
 

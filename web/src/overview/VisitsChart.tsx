@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef, useState } from 'react';
 import { TableWrap } from '../ui/TableWrap';
 
 interface Day {
@@ -7,8 +8,6 @@ interface Day {
   pageviews: number;
 }
 
-const WIDTH = 760;
-const HEIGHT = 220;
 const PAD = { top: 12, right: 8, bottom: 26, left: 40 };
 
 const short = (date: string) =>
@@ -32,14 +31,28 @@ function ceiling(max: number): number {
  * alternative, one click away for everyone.
  */
 export function VisitsChart({ days }: { days: Day[] }) {
+  // Drawn at the width it is shown at, so its text stays legible on a phone.
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(760);
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => {
+      const shown = Math.round(entry?.contentRect.width ?? 0);
+      if (shown > 0) setWidth(shown);
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  const height = width < 520 ? 180 : 220;
   const top = ceiling(Math.max(1, ...days.map((d) => Math.max(d.sessions, d.organisations))));
-  const innerW = WIDTH - PAD.left - PAD.right;
-  const innerH = HEIGHT - PAD.top - PAD.bottom;
+  const innerW = width - PAD.left - PAD.right;
+  const innerH = height - PAD.top - PAD.bottom;
   const step = innerW / Math.max(1, days.length);
   const y = (value: number) => PAD.top + innerH - (value / top) * innerH;
   const x = (index: number) => PAD.left + step * index + step / 2;
   const ticks = [0, top / 4, top / 2, (3 * top) / 4, top];
-  const labelEvery = Math.max(1, Math.ceil(days.length / 8));
+  const labelEvery = Math.max(1, Math.ceil(days.length / Math.max(2, Math.floor(innerW / 64))));
   const totals = days.reduce(
     (sum, d) => ({ sessions: sum.sessions + d.sessions, pageviews: sum.pageviews + d.pageviews }),
     { sessions: 0, pageviews: 0 },
@@ -63,48 +76,54 @@ export function VisitsChart({ days }: { days: Day[] }) {
           <span className="key key-organisations" aria-hidden="true" /> Organisations
         </span>
       </figcaption>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`Visits per day: ${summary}`}>
-        {ticks.map((tick) => (
-          <g key={tick}>
-            <line
-              x1={PAD.left}
-              x2={WIDTH - PAD.right}
-              y1={y(tick)}
-              y2={y(tick)}
-              className="grid-line"
-            />
-            <text x={PAD.left - 6} y={y(tick) + 4} textAnchor="end" className="axis">
-              {tick.toLocaleString('en')}
-            </text>
-          </g>
-        ))}
-        {days.map((d, i) => (
-          <rect
-            key={d.date}
-            x={x(i) - Math.max(1, step * 0.32)}
-            width={Math.max(2, step * 0.64)}
-            y={y(d.sessions)}
-            height={Math.max(0, PAD.top + innerH - y(d.sessions))}
-            rx={2}
-            className="bar"
-          >
-            <title>
-              {short(d.date)}: {d.sessions} sessions, {d.organisations} organisations
-            </title>
-          </rect>
-        ))}
-        <polyline
-          className="line"
-          points={days.map((d, i) => `${x(i)},${y(d.organisations)}`).join(' ')}
-        />
-        {days.map((d, i) =>
-          i % labelEvery === 0 ? (
-            <text key={d.date} x={x(i)} y={HEIGHT - 8} textAnchor="middle" className="axis">
-              {short(d.date)}
-            </text>
-          ) : null,
-        )}
-      </svg>
+      <div ref={box} className="chart-box">
+        <svg
+          viewBox={`0 0 ${width} ${height}`}
+          role="img"
+          aria-label={`Visits per day: ${summary}`}
+        >
+          {ticks.map((tick) => (
+            <g key={tick}>
+              <line
+                x1={PAD.left}
+                x2={width - PAD.right}
+                y1={y(tick)}
+                y2={y(tick)}
+                className="grid-line"
+              />
+              <text x={PAD.left - 6} y={y(tick) + 4} textAnchor="end" className="axis">
+                {tick.toLocaleString('en')}
+              </text>
+            </g>
+          ))}
+          {days.map((d, i) => (
+            <rect
+              key={d.date}
+              x={x(i) - Math.max(1, step * 0.32)}
+              width={Math.max(2, step * 0.64)}
+              y={y(d.sessions)}
+              height={Math.max(0, PAD.top + innerH - y(d.sessions))}
+              rx={2}
+              className="bar"
+            >
+              <title>
+                {short(d.date)}: {d.sessions} sessions, {d.organisations} organisations
+              </title>
+            </rect>
+          ))}
+          <polyline
+            className="line"
+            points={days.map((d, i) => `${x(i)},${y(d.organisations)}`).join(' ')}
+          />
+          {days.map((d, i) =>
+            i % labelEvery === 0 ? (
+              <text key={d.date} x={x(i)} y={height - 8} textAnchor="middle" className="axis">
+                {short(d.date)}
+              </text>
+            ) : null,
+          )}
+        </svg>
+      </div>
       <details>
         <summary>Show the numbers</summary>
         <TableWrap label="Visits per day, as numbers">
