@@ -101,6 +101,21 @@ describe('the dashboard: Settings', () => {
       'admin@example.com',
       'newbie@example.com',
     ]);
+
+    // The new member in the list without a reload (open invites are looked at again every
+    // 10 s): made an admin, then removed after confirming.
+    const role = team.getByRole('combobox', { name: 'Role of newbie@example.com' });
+    await role.waitFor({ timeout: 20_000 });
+    expect(await role.inputValue()).toBe('member');
+    await role.selectOption('Admin');
+    const roleOf = async () =>
+      (await who.api('GET', `/v1/workspaces/${workspace.uuid}/users`)).body.data.find(
+        (m: { email: string }) => m.email === 'newbie@example.com',
+      )?.role;
+    await expect.poll(roleOf).toBe('admin');
+    await team.getByRole('button', { name: 'Remove newbie@example.com' }).click();
+    await expect.poll(roleOf).toBeUndefined();
+    await expect.poll(() => role.count()).toBe(0);
   });
 
   it('creates a token shown once that works, then revokes it', async () => {
@@ -150,6 +165,7 @@ describe('the dashboard: Settings', () => {
     const warning = tracking.getByRole('alert');
     await warning.getByText(/Nothing your site sent in the last 24 hours was stored/).waitFor();
     expect(await warning.textContent()).toContain('accepted hostnames');
+    await look(page, 'settings-dropped');
   });
 
   it('configures webhooks, alerts and custom fields, with tests and logs', async () => {

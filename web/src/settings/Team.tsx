@@ -22,6 +22,8 @@ export function Team({ workspace }: { workspace: string }) {
           params: { path: { workspaceUuid: workspace } },
         }),
       ),
+    // While invites are open, look again now and then: an accepted one becomes a member.
+    refetchInterval: (query) => ((query.state.data?.invites.length ?? 0) > 0 ? 10_000 : false),
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
   const [invited, setInvited] = useState<{ message: string; link: string }>();
