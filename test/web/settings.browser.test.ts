@@ -228,6 +228,21 @@ describe('the dashboard: Settings', () => {
       ).toBe(false);
       await rule.click();
       await expect.poll(() => rule.getAttribute('aria-checked')).toBe('true');
+      // Edited: another page, the secret left blank so the channel stays as it is.
+      await alerts.getByRole('button', { name: 'Edit Pricing visits' }).click();
+      const edit = alerts.getByRole('form', { name: 'Edit “Pricing visits”' });
+      expect(await edit.getByRole('textbox', { name: 'Receiver URL' }).inputValue()).toBe(
+        receiver.url,
+      );
+      await edit.getByRole('textbox', { name: 'URL contains' }).fill('/plans');
+      await edit.getByRole('button', { name: 'Save alert' }).click();
+      await alerts.getByText(/containing “\/plans”/).waitFor();
+      expect(
+        (await who.api('GET', `/v1/workspaces/${workspace.uuid}/notifications`)).body.data[0],
+      ).toMatchObject({
+        filter: { url_contains: '/plans' },
+        channel: { type: 'webhook', url: receiver.url, secret_set: true },
+      });
       await alerts.getByRole('button', { name: 'Send test of Pricing visits' }).click();
       await alerts
         .getByRole('region', { name: 'Deliveries of Pricing visits' })

@@ -10,6 +10,9 @@ import { Switch } from './Switch';
 
 type Rule = Ok<'/v1/workspaces/{workspaceUuid}/notifications', 'get'>['data'][number];
 type Trigger = Rule['trigger'];
+type Channel = Rule['channel']['type'];
+type NewRule = Body<'/v1/workspaces/{workspaceUuid}/notifications', 'post'>;
+type RuleChange = Body<'/v1/workspaces/{workspaceUuid}/notifications/{ruleUuid}', 'patch'>;
 const TRIGGERS: [Trigger, string][] = [
   ['organisation.visited', 'An organisation starts a visit'],
   ['page.visited', 'An organisation views a page'],
@@ -37,13 +40,9 @@ export function Notifications({ workspace }: { workspace: string }) {
         )
       ).data,
   });
-  const segments = useSegments(workspace);
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
-  const [trigger, setTrigger] = useState<Trigger>('organisation.visited');
-  const [channel, setChannel] = useState<'email' | 'slack' | 'webhook'>('email');
-  const digest = trigger.startsWith('digest.');
   const create = useMutation({
-    mutationFn: (body: Body<'/v1/workspaces/{workspaceUuid}/notifications', 'post'>) =>
+    mutationFn: (body: NewRule) =>
       unwrap(
         api.POST('/v1/workspaces/{workspaceUuid}/notifications', {
           params: { path: { workspaceUuid: workspace } },
@@ -52,42 +51,6 @@ export function Notifications({ workspace }: { workspace: string }) {
       ),
     onSuccess: refresh,
   });
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const element = event.currentTarget;
-    const form = new FormData(element);
-    const text = (name: string) => String(form.get(name) ?? '').trim();
-    const done = () => {
-      element.reset();
-      setTrigger('organisation.visited');
-      setChannel('email');
-    };
-    create.mutate(
-      {
-        name: text('name'),
-        trigger,
-        timezone: (digest && text('timezone')) || BROWSER_ZONE,
-        filter: {
-          segment_uuid: text('segment') || null,
-          url_contains: trigger === 'page.visited' ? text('url') || null : null,
-        },
-        channel:
-          channel === 'email'
-            ? {
-                type: 'email',
-                to: text('to')
-                  .split(/[\s,;]+/)
-                  .filter(Boolean),
-              }
-            : channel === 'slack'
-              ? { type: 'slack', webhook_url: text('slack') }
-              : { type: 'webhook', url: text('hook'), secret: text('secret') },
-      },
-      { onSuccess: done },
-    );
-  }
-  const failure = create.error instanceof ApiFailure ? create.error : undefined;
 
   return (
     <section className="card" id="notifications" aria-labelledby="notifications-heading">
@@ -105,108 +68,227 @@ export function Notifications({ workspace }: { workspace: string }) {
           <RuleItem key={rule.uuid} workspace={workspace} rule={rule} onChange={refresh} />
         ))
       )}
-      <form className="subsection stack" onSubmit={submit}>
-        <h3>New alert</h3>
-        <div className="inline-form">
+      <RuleForm
+        workspace={workspace}
+        title="New alert"
+        submit="Add alert"
+        pending={create.isPending}
+        error={create.error}
+        onSubmit={(body, _, done) => create.mutate(body, { onSuccess: done })}
+      />
+    </section>
+  );
+}
+
+/**
+ * The fields of a rule, new or edited. Secrets are never shown back: editing a Slack or
+ * webhook rule keeps its channel unless a new URL or secret is typed.
+ */
+function RuleForm({
+  workspace,
+  rule,
+  title,
+  submit,
+  pending,
+  error,
+  onSubmit,
+  onCancel,
+}: {
+  workspace: string;
+  rule?: Rule;
+  title: string;
+  submit: string;
+  pending: boolean;
+  error: Error | null;
+  /** `keepChannel`: the channel's secrets were left blank, so leave the channel as it is. */
+  onSubmit: (body: NewRule, keepChannel: boolean, done: () => void) => void;
+  onCancel?: () => void;
+}) {
+  const segments = useSegments(workspace);
+  const [trigger, setTrigger] = useState<Trigger>(rule?.trigger ?? 'organisation.visited');
+  const [channel, setChannel] = useState<Channel>(rule?.channel.type ?? 'email');
+  const digest = trigger.startsWith('digest.');
+  const keeps = rule !== undefined && rule.channel.type === channel && channel !== 'email';
+  const id = rule ? `rule-${rule.uuid}` : 'rule-new';
+
+  function send(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const element = event.currentTarget;
+    const form = new FormData(element);
+    const text = (name: string) => String(form.get(name) ?? '').trim();
+    const kept =
+      keeps &&
+      ((channel === 'slack' && !text('slack')) ||
+        (channel === 'webhook' && !text('secret') && text('hook') === rule?.channel.url));
+    const body: NewRule = {
+      name: text('name'),
+      trigger,
+      timezone: (digest && text('timezone')) || rule?.timezone || BROWSER_ZONE,
+      filter: {
+        segment_uuid: text('segment') || null,
+        url_contains: trigger === 'page.visited' ? text('url') || null : null,
+      },
+      channel:
+        channel === 'email'
+          ? {
+              type: 'email',
+              to: text('to')
+                .split(/[\s,;]+/)
+                .filter(Boolean),
+            }
+          : channel === 'slack'
+            ? { type: 'slack', webhook_url: text('slack') }
+            : { type: 'webhook', url: text('hook'), secret: text('secret') },
+    };
+    onSubmit(body, kept, () => {
+      element.reset();
+      setTrigger(rule?.trigger ?? 'organisation.visited');
+      setChannel(rule?.channel.type ?? 'email');
+    });
+  }
+  const failure = error instanceof ApiFailure ? error : undefined;
+
+  return (
+    <form className="subsection stack" onSubmit={send} aria-labelledby={id}>
+      <h3 id={id}>{title}</h3>
+      <div className="inline-form">
+        <label>
+          Alert name
+          <input
+            name="name"
+            required
+            maxLength={255}
+            defaultValue={rule?.name}
+            placeholder="Target accounts on pricing"
+          />
+        </label>
+        <label>
+          When
+          <select value={trigger} onChange={(e) => setTrigger(e.target.value as Trigger)}>
+            {TRIGGERS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Only organisations in
+          <select
+            name="segment"
+            // The segments arrive after the form: choose the rule's once they are there.
+            key={segments.data ? 'segments' : 'loading'}
+            defaultValue={rule?.filter.segment_uuid ?? ''}
+          >
+            <option value="">Any segment</option>
+            {segments.data?.map((s) => (
+              <option key={s.uuid} value={s.uuid}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {digest ? (
           <label>
-            Alert name
-            <input name="name" required maxLength={255} placeholder="Target accounts on pricing" />
-          </label>
-          <label>
-            When
-            <select value={trigger} onChange={(e) => setTrigger(e.target.value as Trigger)}>
-              {TRIGGERS.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
+            Time zone
+            <select name="timezone" defaultValue={rule?.timezone ?? BROWSER_ZONE}>
+              {[...new Set([...(rule ? [rule.timezone] : []), ...ZONES])].map((zone) => (
+                <option key={zone} value={zone}>
+                  {zone.replaceAll('_', ' ')}
                 </option>
               ))}
             </select>
           </label>
+        ) : null}
+        {trigger === 'page.visited' ? (
           <label>
-            Only organisations in
-            <select name="segment" defaultValue="">
-              <option value="">Any segment</option>
-              {segments.data?.map((s) => (
-                <option key={s.uuid} value={s.uuid}>
-                  {s.name}
-                </option>
-              ))}
-            </select>
+            URL contains
+            <input
+              name="url"
+              required
+              defaultValue={rule?.filter.url_contains ?? ''}
+              placeholder="/pricing"
+            />
           </label>
-          {digest ? (
-            <label>
-              Time zone
-              <select name="timezone" defaultValue={BROWSER_ZONE}>
-                {ZONES.map((zone) => (
-                  <option key={zone} value={zone}>
-                    {zone.replaceAll('_', ' ')}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ) : null}
-          {trigger === 'page.visited' ? (
-            <label>
-              URL contains
-              <input name="url" required placeholder="/pricing" />
-            </label>
-          ) : null}
-        </div>
-        <div className="inline-form">
+        ) : null}
+      </div>
+      <div className="inline-form">
+        <label>
+          Send by
+          <select value={channel} onChange={(e) => setChannel(e.target.value as Channel)}>
+            <option value="email">E-mail</option>
+            <option value="slack">Slack</option>
+            <option value="webhook">Webhook</option>
+          </select>
+        </label>
+        {channel === 'email' ? (
           <label>
-            Send by
-            <select value={channel} onChange={(e) => setChannel(e.target.value as typeof channel)}>
-              <option value="email">E-mail</option>
-              <option value="slack">Slack</option>
-              <option value="webhook">Webhook</option>
-            </select>
+            To (addresses)
+            <input
+              name="to"
+              required
+              defaultValue={rule?.channel.to?.join(', ')}
+              placeholder="sales@company.com"
+            />
           </label>
-          {channel === 'email' ? (
+        ) : channel === 'slack' ? (
+          <label>
+            Slack incoming-webhook URL
+            <input
+              name="slack"
+              type="url"
+              required={!keeps}
+              placeholder={
+                keeps
+                  ? `Unchanged (${rule?.channel.webhook_url})`
+                  : 'https://hooks.slack.com/services/…'
+              }
+            />
+          </label>
+        ) : (
+          <>
             <label>
-              To (addresses)
-              <input name="to" required placeholder="sales@company.com" />
-            </label>
-          ) : channel === 'slack' ? (
-            <label>
-              Slack incoming-webhook URL
+              Receiver URL
               <input
-                name="slack"
+                name="hook"
                 type="url"
                 required
-                placeholder="https://hooks.slack.com/services/…"
+                defaultValue={keeps ? rule?.channel.url : undefined}
               />
             </label>
-          ) : (
-            <>
-              <label>
-                Receiver URL
-                <input name="hook" type="url" required />
-              </label>
-              <label>
-                Signing secret
-                <input
-                  name="secret"
-                  type="password"
-                  minLength={16}
-                  required
-                  autoComplete="new-password"
-                />
-              </label>
-            </>
-          )}
-          <button type="submit" className="button primary" disabled={create.isPending}>
-            Add alert
+            <label>
+              Signing secret
+              <input
+                name="secret"
+                type="password"
+                minLength={16}
+                required={!keeps}
+                autoComplete="new-password"
+                placeholder={keeps ? 'Unchanged (never shown)' : 'At least 16 characters'}
+              />
+            </label>
+          </>
+        )}
+        <button type="submit" className="button primary" disabled={pending}>
+          {submit}
+        </button>
+        {onCancel ? (
+          <button type="button" className="button quiet" onClick={onCancel}>
+            Cancel
           </button>
-        </div>
-        {failure ? (
-          <p className="form-error" role="alert">
-            {Object.entries(failure.body?.errors ?? {}).map(
-              ([field, messages]) => `${field}: ${messages[0]}`,
-            )[0] ?? failure.message}
-          </p>
         ) : null}
-      </form>
-    </section>
+      </div>
+      {keeps && channel === 'webhook' ? (
+        <p className="muted small">A new receiver URL needs its signing secret again.</p>
+      ) : null}
+      {failure ? (
+        <p className="form-error" role="alert">
+          {Object.entries(failure.body?.errors ?? {}).map(
+            ([field, messages]) => `${field}: ${messages[0]}`,
+          )[0] ?? failure.message}
+        </p>
+      ) : null}
+    </form>
   );
 }
 
@@ -220,17 +302,22 @@ function RuleItem({
   onChange: () => void;
 }) {
   const [open, setOpen] = useState(false);
+  const [editing, setEditing] = useState(false);
   const path = { workspaceUuid: workspace, ruleUuid: rule.uuid };
-  const toggle = useMutation({
-    mutationFn: (enabled: boolean) =>
+  const change = useMutation({
+    mutationFn: (body: RuleChange) =>
       unwrap(
         api.PATCH('/v1/workspaces/{workspaceUuid}/notifications/{ruleUuid}', {
           params: { path },
-          body: { enabled },
+          body,
         }),
       ),
     onSettled: onChange,
   });
+  const toggle = {
+    isPending: change.isPending,
+    mutate: (enabled: boolean) => change.mutate({ enabled }),
+  };
   const remove = useMutation({
     mutationFn: () =>
       unwrap(
@@ -296,6 +383,14 @@ function RuleItem({
         </button>
         <button
           type="button"
+          className="button small quiet"
+          aria-expanded={editing}
+          onClick={() => setEditing(!editing)}
+        >
+          Edit<span className="visually-hidden"> {rule.name}</span>
+        </button>
+        <button
+          type="button"
           className="button small quiet danger"
           onClick={() => window.confirm(`Delete the alert “${rule.name}”?`) && remove.mutate()}
         >
@@ -305,6 +400,22 @@ function RuleItem({
           {test.isSuccess ? 'Test sent; see the log.' : ''}
         </span>
       </div>
+      {editing ? (
+        <RuleForm
+          workspace={workspace}
+          rule={rule}
+          title={`Edit “${rule.name}”`}
+          submit="Save alert"
+          pending={change.isPending}
+          error={change.error}
+          onSubmit={({ channel, ...rest }, keepChannel) =>
+            change.mutate(keepChannel ? rest : { ...rest, channel }, {
+              onSuccess: () => setEditing(false),
+            })
+          }
+          onCancel={() => setEditing(false)}
+        />
+      ) : null}
       {open ? (
         log.isPending ? (
           <Loading what="the log" />
