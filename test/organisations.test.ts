@@ -289,4 +289,25 @@ describe('GET .../organisations', () => {
     expectFieldError(await list('date_from=April'), 'date_from');
     expectFieldError(await list('page=26&size=1000'), 'page');
   });
+
+  it('narrows to the organisations named by uuid, in no other workspace', async () => {
+    const uuids = (answer: { body: { data: { uuid: string }[] } }) =>
+      answer.body.data.map((o) => o.uuid);
+    expect(uuids(await list(`uuid=${acme}`))).toEqual([acme]);
+    expect(uuids(await list(`uuid=${acme}&uuid=${globex}&uuid=${randomUUID()}`))).toEqual([
+      globex,
+      acme,
+    ]);
+    // Another operator's organisation is not theirs to name.
+    const other = client(t.url, (await t.operator()).token);
+    const theirs = (await other('POST', '/v1/workspaces', { url: 'https://other.example' })).body
+      .data.uuid;
+    const foreign = await other('GET', `/v1/workspaces/${theirs}/organisations?uuid=${acme}`);
+    expect(foreign.status).toBe(200);
+    expect(foreign.body.total).toBe(0);
+    // Not a UUID: matches nothing, as an unknown one does.
+    expect((await list('uuid=acme')).body).toMatchObject({ total: 0, data: [] });
+    const many = Array.from({ length: 101 }, () => `uuid=${randomUUID()}`).join('&');
+    expectFieldError(await list(many), 'uuid');
+  });
 });

@@ -3,6 +3,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { likeContaining } from '../db/like.js';
 import type { Database } from '../db/schema.js';
 import { fieldError } from '../http/errors.js';
+import { isUuid } from '../http/validation.js';
 import { matchingOrganisations } from '../segments/compile.js';
 import { type Group, requireFilters } from '../segments/filters.js';
 import type { DateRange } from '../sessions/dates.js';
@@ -12,6 +13,8 @@ export interface OrganisationFilters {
   name?: string;
   range: DateRange | null;
   segmentId?: string;
+  /** Only these organisations (ids that are not UUIDs match nothing). */
+  ids?: string[];
   /** Segment filters run ad hoc (checked by the caller). */
   filters?: Group;
 }
@@ -36,6 +39,10 @@ export async function findOrganisationPage(
   if (f.segmentId) {
     parts.push(sql`EXISTS (SELECT 1 FROM segment_members m WHERE m.workspace_id = o.workspace_id
       AND m.segment_id = ${f.segmentId} AND m.organisation_id = o.id)`);
+  }
+  if (f.ids) {
+    const ids = f.ids.filter(isUuid);
+    parts.push(ids.length ? sql`o.id IN (${sql.join(ids)})` : sql`false`);
   }
   if (f.filters) {
     parts.push(sql`o.id IN (${matchingOrganisations(f.filters, { workspaceId: f.workspaceId })})`);

@@ -73,6 +73,13 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
             Type.String({ description: 'seen on or before this day (YYYY-MM-DD)' }),
           ),
           segmentUuid: Type.Optional(Type.String({ description: 'members of this segment' })),
+          uuid: Type.Optional(
+            Type.Array(Type.String({ maxLength: 36 }), {
+              maxItems: 100,
+              description:
+                'only these organisations (repeat the parameter, up to 100): one request for the names of a page of sessions or contacts',
+            }),
+          ),
           ...AdHocQuery,
         }),
         response: { 200: PageSchema(OrganisationRef), ...errorResponses(400, 401, 404, 422, 429) },
@@ -94,6 +101,7 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
         name: query.name,
         range,
         segmentId: query.segmentUuid,
+        ids: query.uuid,
         filters: await adHocFilters(deps.db, workspace.id, query),
       });
     },

@@ -42,6 +42,22 @@ describe('the dashboard: Sessions and Contacts', () => {
     expect(visitors).toEqual(
       expected.data.map((s: { visitor_uuid: string }) => s.visitor_uuid.slice(0, 8)),
     );
+    // And names its organisation, as the API's organisation of that session is named.
+    const names = new Map<string, string>();
+    for (const id of new Set(
+      expected.data.map((s: { organisation_uuid: string }) => s.organisation_uuid),
+    )) {
+      names.set(
+        id as string,
+        (await who.api('GET', `/v1/workspaces/${ws}/organisations/${id}`)).body.data.name,
+      );
+    }
+    const organisationCells = rows.locator('td:nth-child(2)');
+    await expect
+      .poll(() => organisationCells.allTextContents())
+      .toEqual(
+        expected.data.map((s: { organisation_uuid: string }) => names.get(s.organisation_uuid)),
+      );
     await look(page, 'sessions');
     // One visitor's sessions.
     const visitor = expected.data[0].visitor_uuid;

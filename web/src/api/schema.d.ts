@@ -4022,6 +4022,8 @@ export interface paths {
                     date_to?: string;
                     /** @description members of this segment */
                     segmentUuid?: string;
+                    /** @description only these organisations (repeat the parameter, up to 100): one request for the names of a page of sessions or contacts */
+                    uuid?: string[];
                     /** @description carries this tag (any case) */
                     tag?: string;
                     /** @description segment filters as JSON (the grammar of POST .../organisations), ANDed */
