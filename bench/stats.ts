@@ -2,7 +2,12 @@
 // sessions (90% attributed to ≈10,000 organisations), ≈3 page views each over ≈500 pages,
 // 20 sources, 20 industries and 30 countries, all skewed as real traffic is. Median and p95
 // of 20 calls without and with a segment, through the real HTTP API. Target: ≤ 300 ms median.
+// Then the digests' query (what a daily or weekly digest lists) over the same data, timed as
+// the digest job runs it (straight on the database), without and with the segment.
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { latestPeriod } from '../src/notifications/digest-period.js';
+import { digestOf } from '../src/notifications/digests.js';
 import { benchApi } from './lib/api.js';
 import { seedLargeWorkspace } from './lib/dataset.js';
 
@@ -50,7 +55,48 @@ const segmented = await timed(
   `/v1/workspaces/${ws}/stats?${range}&segmentUuid=${segment}`,
 );
 
+async function timedDigest(
+  trigger: 'digest.daily' | 'digest.weekly',
+  segmentId: string | null,
+  label: string,
+) {
+  const rule = {
+    workspace_id: ws,
+    id: randomUUID(),
+    trigger,
+    timezone: 'Europe/Berlin',
+    segment_id: segmentId,
+  };
+  const period = latestPeriod(trigger, rule.timezone, new Date());
+  const run = async () => {
+    const started = performance.now();
+    const data = await digestOf(db, rule, period, 'http://localhost:3000');
+    return { ms: performance.now() - started, data };
+  };
+  await run(); // warm-up
+  const times: number[] = [];
+  let last = await run();
+  for (let i = 0; i < RUNS; i++) {
+    last = await run();
+    times.push(last.ms);
+  }
+  const median = quantile(times, 0.5);
+  console.log(
+    `${label}: median ${median.toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms (${last.data.totals.organisations} organisations, ${last.data.totals.sessions} sessions, ${RUNS} runs)`,
+  );
+  return median;
+}
+const digests = [
+  await timedDigest('digest.daily', null, 'daily digest, whole workspace'),
+  await timedDigest('digest.daily', segment, 'daily digest, segment'),
+  await timedDigest('digest.weekly', null, 'weekly digest, whole workspace'),
+  await timedDigest('digest.weekly', segment, 'weekly digest, segment'),
+];
+
 console.log('');
+console.log(
+  `digests (daily, daily segment, weekly, weekly segment): ${digests.map((ms) => ms.toFixed(0)).join(' / ')} ms median`,
+);
 console.log(
   `stats: ${whole.toFixed(0)} ms, with a segment ${segmented.toFixed(0)} ms (target ≤ ${TARGET_MS} median)`,
 );
