@@ -74,7 +74,7 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
           ),
           segmentUuid: Type.Optional(Type.String({ description: 'members of this segment' })),
           uuid: Type.Optional(
-            Type.Array(Type.String({ maxLength: 36 }), {
+            Type.Array(Type.String(), {
               maxItems: 100,
               description:
                 'only these organisations (repeat the parameter, up to 100): one request for the names of a page of sessions or contacts',
