@@ -1,10 +1,19 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 
-/** Ends every run with one plain line, `Summary: N passed, N failed, N skipped`, for CI logs. */
+/**
+ * Ends every run with one plain line, `Summary: N passed, N failed, N skipped`, for CI logs;
+ * and, when a file failed outside its tests (a hook, an import) or an error went unhandled,
+ * how many, since those fail the run without failing a test.
+ */
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+  onTestRunEnd(
+    modules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+  ): void {
     const counts = { passed: 0, failed: 0, skipped: 0 };
+    let filesFailed = 0;
     for (const module of modules) {
+      if (module.errors().length > 0) filesFailed++;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') counts.passed++;
@@ -12,8 +21,12 @@ export default class SummaryReporter implements Reporter {
         else counts.skipped++;
       }
     }
+    const outside = [
+      filesFailed ? `${filesFailed} files failed outside their tests` : '',
+      unhandledErrors.length ? `${unhandledErrors.length} unhandled errors` : '',
+    ].filter(Boolean);
     process.stdout.write(
-      `\nSummary: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
+      `\nSummary: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped${outside.length ? `; ${outside.join(', ')}` : ''}\n`,
     );
   }
 }

@@ -16,6 +16,9 @@ export interface Dashboard {
   browser: Browser;
   /** A person with an account, and a browser context already signed in as them. */
   signedIn(email: string): Promise<{ who: Person; context: BrowserContext; page: Page }>;
+  /** A browser context of no one yet (watched as signedIn's are). */
+  newContext(): Promise<BrowserContext>;
+  /** Closes everything; fails if a page threw an uncaught error or the server answered 5xx. */
   close(): Promise<void>;
 }
 
@@ -23,13 +26,27 @@ export async function startDashboard(settings: Record<string, string> = {}): Pro
   const t = await startTestApp({ ALLOW_PRIVATE_WEBHOOKS: 'true', ...settings });
   const browser = await launchChromium();
   const contexts: BrowserContext[] = [];
+  // What went wrong in a browser that no assertion of a test looked for.
+  const problems: string[] = [];
+  const newContext = async () => {
+    const context = await browser.newContext({ baseURL: t.url, viewport: DESKTOP });
+    context.on('weberror', (error) => problems.push(`uncaught: ${error.error().message}`));
+    context.on('response', (response) => {
+      if (response.status() >= 500) {
+        const { pathname } = new URL(response.url());
+        problems.push(`${response.status()} for ${response.request().method()} ${pathname}`);
+      }
+    });
+    contexts.push(context);
+    return context;
+  };
   return {
     t,
     browser,
+    newContext,
     async signedIn(email) {
       const who = await person(t, email);
-      const context = await browser.newContext({ baseURL: t.url, viewport: DESKTOP });
-      contexts.push(context);
+      const context = await newContext();
       const page = await context.newPage();
       await page.goto('/sign-in');
       await page.getByRole('textbox', { name: 'Email' }).fill(email);
@@ -46,6 +63,7 @@ export async function startDashboard(settings: Record<string, string> = {}): Pro
       for (const context of contexts) await context.close().catch(() => {});
       await browser.close();
       await t.close();
+      expect(problems, 'uncaught errors in pages, or 5xx answers to the dashboard').toEqual([]);
     },
   };
 }

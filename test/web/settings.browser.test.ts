@@ -4,7 +4,7 @@ import type { Person } from '../accounts/helpers.js';
 import { client } from '../helpers/app.js';
 import { collector, pageview, visit } from '../helpers/collect.js';
 import { startReceiver } from '../helpers/receiver.js';
-import { type Dashboard, DESKTOP, look, startDashboard } from './harness.js';
+import { type Dashboard, look, startDashboard } from './harness.js';
 
 let d: Dashboard;
 let who: Person;
@@ -82,7 +82,7 @@ describe('the dashboard: Settings', () => {
     // The open invite is listed.
     await team.getByRole('cell', { name: 'newbie@example.com' }).waitFor();
 
-    const other = await d.browser.newContext({ baseURL: d.t.url, viewport: DESKTOP });
+    const other = await d.newContext();
     const invitee = await other.newPage();
     await invitee.goto(link);
     await invitee.getByRole('heading', { name: `Join ${workspace.name}` }).waitFor();

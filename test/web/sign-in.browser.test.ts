@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLink } from '../../src/auth/links.js';
-import { type Dashboard, DESKTOP, look, startDashboard } from './harness.js';
+import { type Dashboard, look, startDashboard } from './harness.js';
 
 let d: Dashboard;
 beforeAll(async () => {
@@ -27,7 +27,7 @@ describe('the dashboard: first run, sign-in and sign-out', () => {
 
   it('creates the first account from the setup link, then offers a workspace or demo data', async () => {
     const secret = await createLink(d.t.database.db, 'setup', null);
-    const context = await d.browser.newContext({ baseURL: d.t.url, viewport: DESKTOP });
+    const context = await d.newContext();
     const page = await context.newPage();
     await page.goto(`/setup/${secret}`);
     await page.getByRole('heading', { name: 'Create the first account' }).waitFor();
@@ -111,7 +111,7 @@ describe('the dashboard: first run, sign-in and sign-out', () => {
   it('lets a reset link choose a new password', async () => {
     const { who } = await d.signedIn('forgetful@example.com');
     const secret = await createLink(d.t.database.db, 'reset', who.id);
-    const context = await d.browser.newContext({ baseURL: d.t.url, viewport: DESKTOP });
+    const context = await d.newContext();
     const page = await context.newPage();
     await page.goto(`/reset/${secret}`);
     await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
