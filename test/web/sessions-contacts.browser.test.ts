@@ -100,11 +100,12 @@ describe('the dashboard: Sessions and Contacts', () => {
     ).body.data;
     await page.reload();
     await page.getByRole('heading', { name: 'Contacts', level: 1 }).waitFor();
+    // The heading shows while the contacts load; the table once they have.
+    const row = page.getByRole('row').filter({ hasText: 'jo@acme.com' });
+    await row.getByRole('link', { name: organisation.name, exact: true }).waitFor();
     for (const header of ['Email', 'Organisation']) {
       expect(await page.getByRole('columnheader', { name: header }).count()).toBe(1);
     }
-    const row = page.getByRole('row').filter({ hasText: 'jo@acme.com' });
-    await row.getByRole('link', { name: organisation.name, exact: true }).waitFor();
     await look(page, 'contacts');
   });
 });
