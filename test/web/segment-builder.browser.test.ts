@@ -175,7 +175,9 @@ describe('the dashboard: a segment over industries, countries, tags and custom f
     // Using it: the lead feed shows its members.
     await page.getByRole('link', { name: 'View organisations in German targets' }).click();
     await page.waitForURL(new RegExp(`segment=${uuid}`));
-    expect(await page.getByRole('combobox', { name: 'Segment' }).inputValue()).toBe(uuid);
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Segment' }).inputValue())
+      .toBe(uuid);
     await expect
       .poll(async () => (await page.getByRole('table').getByRole('link').allTextContents()).sort())
       .toEqual(['Kraftwerk Software', 'Rheinstahl']);

@@ -233,7 +233,9 @@ describe('the dashboard: Segments', () => {
     await expect
       .poll(() => page.getByRole('table').getByRole('link').allTextContents())
       .toEqual(shown);
-    expect(await page.getByRole('combobox', { name: 'Segment' }).inputValue()).toBe(uuid);
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Segment' }).inputValue())
+      .toBe(uuid);
 
     // Editing it again shows what was saved.
     await page.goto(`/w/${ws}/segments/${uuid}`);

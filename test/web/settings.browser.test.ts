@@ -91,9 +91,9 @@ describe('the dashboard: Settings', () => {
     await invitee.getByLabel('Password').fill('a fine long password');
     await invitee.getByRole('button', { name: 'Join workspace' }).click();
     await invitee.waitForURL(new RegExp(`/w/${workspace.uuid}`));
-    expect(await invitee.getByRole('combobox', { name: 'Workspace' }).inputValue()).toBe(
-      workspace.uuid,
-    );
+    await expect
+      .poll(() => invitee.getByRole('combobox', { name: 'Workspace' }).inputValue())
+      .toBe(workspace.uuid);
     await invitee.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
     await other.close();
     const members = (await who.api('GET', `/v1/workspaces/${workspace.uuid}/users`)).body.data;

@@ -69,7 +69,9 @@ describe('the dashboard: first run, sign-in and sign-out', () => {
     ]) {
       await expect.poll(() => nav.getByRole('link', { name }).count()).toBe(1);
     }
-    expect(await page.getByRole('combobox', { name: 'Workspace' }).inputValue()).toBe(uuid);
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Workspace' }).inputValue())
+      .toBe(uuid);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await look(page, 'sign-in');
@@ -97,9 +99,9 @@ describe('the dashboard: first run, sign-in and sign-out', () => {
     const workspaces = (await who.api('GET', '/v1/workspaces')).body.data;
     expect(workspaces).toHaveLength(1);
     expect(page.url()).toContain(workspaces[0].uuid);
-    expect(await page.getByRole('combobox', { name: 'Workspace' }).inputValue()).toBe(
-      workspaces[0].uuid,
-    );
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Workspace' }).inputValue())
+      .toBe(workspaces[0].uuid);
     // The demo's organisations are in the lead feed.
     await page
       .getByRole('navigation', { name: 'Sections' })
