@@ -163,24 +163,32 @@ export function OrganisationsPage() {
             </span>
           </div>
           <TableWrap label="Organisations">
-            <table>
+            <table className="compact-on-phone">
               <caption className="visually-hidden">
                 Organisations, most recently active first
               </caption>
               <thead>
                 <tr>
                   <th scope="col">Organisation</th>
-                  <th scope="col">Industry</th>
-                  <th scope="col">Size</th>
-                  <th scope="col">Country</th>
+                  <th scope="col" className="wide-only">
+                    Industry
+                  </th>
+                  <th scope="col" className="wide-only">
+                    Size
+                  </th>
+                  <th scope="col" className="wide-only">
+                    Country
+                  </th>
                   <th scope="col">Last seen</th>
                   <th scope="col" className="num">
                     Sessions
                   </th>
-                  <th scope="col" className="num">
+                  <th scope="col" className="num wide-only">
                     Page views
                   </th>
-                  <th scope="col">Tags</th>
+                  <th scope="col" className="wide-only">
+                    Tags
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -193,18 +201,22 @@ export function OrganisationsPage() {
                         name={o.name}
                         logo={o.logo}
                       />
+                      {/* On a phone the columns it stands for are hidden. */}
+                      <span className="phone-only muted small">
+                        {[o.industry, countryName(o.address.country)].filter(Boolean).join(' · ')}
+                      </span>
                     </td>
-                    <td>{o.industry}</td>
-                    <td className="nowrap">{o.size}</td>
-                    <td>{countryName(o.address.country)}</td>
+                    <td className="wide-only">{o.industry}</td>
+                    <td className="nowrap wide-only">{o.size}</td>
+                    <td className="wide-only">{countryName(o.address.country)}</td>
                     <td className="nowrap">
                       <time dateTime={o.last_seen} title={dateTime(o.last_seen)}>
                         {ago(o.last_seen)}
                       </time>
                     </td>
                     <td className="num">{o.total_sessions.toLocaleString('en')}</td>
-                    <td className="num">{o.total_pageviews.toLocaleString('en')}</td>
-                    <td>
+                    <td className="num wide-only">{o.total_pageviews.toLocaleString('en')}</td>
+                    <td className="wide-only">
                       {o.tags.map((tag) => (
                         <span className="tag" key={tag}>
                           {tag}

@@ -141,22 +141,36 @@ export function SessionsPage() {
             {sessions.data.total.toLocaleString('en')} sessions
           </p>
           <TableWrap label="Sessions">
-            <table>
+            <table className="compact-on-phone">
               <thead>
                 <tr>
                   <th scope="col">Started</th>
                   <th scope="col">Organisation</th>
-                  <th scope="col">Source</th>
+                  <th scope="col" className="wide-only">
+                    Source
+                  </th>
                   <th scope="col">Pages</th>
-                  <th scope="col">Duration</th>
-                  <th scope="col">Location</th>
+                  <th scope="col" className="wide-only">
+                    Duration
+                  </th>
+                  <th scope="col" className="wide-only">
+                    Location
+                  </th>
                   <th scope="col">Visitor</th>
                 </tr>
               </thead>
               <tbody>
                 {sessions.data.data.map((s) => (
                   <tr key={s.uuid}>
-                    <td className="nowrap">{dateTime(s.started_at)}</td>
+                    <td className="nowrap">
+                      {dateTime(s.started_at)}
+                      {/* On a phone the columns it stands for are hidden. */}
+                      <span className="phone-only muted small">
+                        {[s.source, minutes(s.started_at, s.ended_at), placeOf(s.location)]
+                          .filter(Boolean)
+                          .join(' · ')}
+                      </span>
+                    </td>
                     <td>
                       <Link
                         to="/w/$workspace/organisations/$organisation"
@@ -165,14 +179,10 @@ export function SessionsPage() {
                         {names.data?.get(s.organisation_uuid) ?? 'Organisation'}
                       </Link>
                     </td>
-                    <td>{s.source}</td>
+                    <td className="wide-only">{s.source}</td>
                     <td className="small">{s.views.map((v) => pathOf(v.url)).join(' → ')}</td>
-                    <td className="nowrap">{minutes(s.started_at, s.ended_at)}</td>
-                    <td>
-                      {[s.location.city, countryName(s.location.country)]
-                        .filter(Boolean)
-                        .join(', ')}
-                    </td>
+                    <td className="nowrap wide-only">{minutes(s.started_at, s.ended_at)}</td>
+                    <td className="wide-only">{placeOf(s.location)}</td>
                     <td>
                       <Link
                         to="/w/$workspace/sessions"
@@ -202,3 +212,6 @@ export function SessionsPage() {
     </>
   );
 }
+
+const placeOf = (location: { city: string; country: string }) =>
+  [location.city, countryName(location.country)].filter(Boolean).join(', ');
