@@ -53,12 +53,14 @@ export function ContactsPage() {
       ) : (
         <>
           <TableWrap label="Contacts">
-            <table>
+            <table className="compact-on-phone">
               <thead>
                 <tr>
                   <th scope="col">Email</th>
                   <th scope="col">Organisation</th>
-                  <th scope="col">First seen</th>
+                  <th scope="col" className="wide-only">
+                    First seen
+                  </th>
                   <th scope="col">Last seen</th>
                 </tr>
               </thead>
@@ -80,7 +82,7 @@ export function ContactsPage() {
                         <span className="muted">Not identified</span>
                       )}
                     </td>
-                    <td className="nowrap" title={dateTime(c.first_seen)}>
+                    <td className="nowrap wide-only" title={dateTime(c.first_seen)}>
                       {ago(c.first_seen)}
                     </td>
                     <td className="nowrap" title={dateTime(c.last_seen)}>
@@ -95,7 +97,7 @@ export function ContactsPage() {
             page={page}
             lastPage={Math.max(1, Math.ceil(contacts.data.total / SIZE))}
             total={contacts.data.total}
-            noun="contacts"
+            noun="contact"
             onPage={(next) => void navigate({ search: { page: next > 1 ? next : undefined } })}
           />
         </>

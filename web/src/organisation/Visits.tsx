@@ -58,7 +58,7 @@ export function Visits({ workspace, organisation }: { workspace: string; organis
             page={page}
             lastPage={Math.max(1, Math.ceil(sessions.data.total / SIZE))}
             total={sessions.data.total}
-            noun="visits"
+            noun="visit"
             onPage={setPage}
           />
         </>

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { keys, useWorkspace } from '../api/queries';
 import { DateRange } from '../ui/DateRange';
-import { ago, countryName, dateTime } from '../ui/format';
+import { ago, count, countryName, dateTime } from '../ui/format';
 import { Pager } from '../ui/Pager';
 import { rangeOf } from '../ui/search';
 import { useSegments } from '../ui/segments';
@@ -159,7 +159,7 @@ export function OrganisationsPage() {
         <div className={list.isPlaceholderData ? 'stale' : undefined}>
           <div className="list-meta">
             <span className="muted small" role="status">
-              {list.data.total.toLocaleString('en')} organisations
+              {count(list.data.total, 'organisation')}
             </span>
           </div>
           <TableWrap label="Organisations">
@@ -232,7 +232,7 @@ export function OrganisationsPage() {
             page={page}
             lastPage={Math.max(1, Math.ceil(list.data.total / SIZE))}
             total={list.data.total}
-            noun="organisations"
+            noun="organisation"
             onPage={(next) =>
               void navigate({ search: (s) => ({ ...s, page: next > 1 ? next : undefined }) })
             }

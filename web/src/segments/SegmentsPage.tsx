@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { api, unwrap } from '../api/client';
 import { keys } from '../api/queries';
+import { count as countOf } from '../ui/format';
 import { useSegments } from '../ui/segments';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import './segments.css';
@@ -92,7 +93,7 @@ function Members({ workspace, segment }: { workspace: string; segment: string })
         ? 'Count unavailable'
         : count.data === undefined
           ? '…'
-          : `${count.data.toLocaleString('en')} ${count.data === 1 ? 'organisation' : 'organisations'}`}
+          : countOf(count.data, 'organisation')}
     </span>
   );
 }

@@ -4,7 +4,7 @@ import type { FormEvent } from 'react';
 import { api, unwrap } from '../api/client';
 import { keys } from '../api/queries';
 import { DateRange } from '../ui/DateRange';
-import { countryName, dateTime, pathOf } from '../ui/format';
+import { count, countryName, dateTime, pathOf } from '../ui/format';
 import { useOrganisationNames } from '../ui/organisation-names';
 import { Pager } from '../ui/Pager';
 import { rangeOf } from '../ui/search';
@@ -138,7 +138,7 @@ export function SessionsPage() {
             </p>
           ) : null}
           <p className="muted small" role="status">
-            {sessions.data.total.toLocaleString('en')} sessions
+            {count(sessions.data.total, 'session')}
           </p>
           <TableWrap label="Sessions">
             <table className="compact-on-phone">
@@ -202,7 +202,7 @@ export function SessionsPage() {
             page={page}
             lastPage={Math.max(1, Math.ceil(sessions.data.total / SIZE))}
             total={sessions.data.total}
-            noun="sessions"
+            noun="session"
             onPage={(next) =>
               void navigate({ search: (s) => ({ ...s, page: next > 1 ? next : undefined }) })
             }

@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { ApiFailure, api, unwrap } from '../api/client';
 import { keys, useWorkspace } from '../api/queries';
 import { CopyButton } from '../ui/CopyButton';
-import { ago, dateTime } from '../ui/format';
+import { ago, count, dateTime } from '../ui/format';
 import { ErrorState, Loading } from '../ui/states';
 import { Switch } from './Switch';
 
@@ -25,8 +25,6 @@ const ADVICE: Record<string, string> = {
   gpc: 'test from a browser without Global Privacy Control, or switch off "Honour Global Privacy Control" below',
   feature_disabled: 'switch the kind of tracking back on below',
 };
-
-const count = (n: number, noun: string) => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
 
 const FEATURES = [
   [

@@ -1,4 +1,6 @@
-/** Previous / next paging for the API's page envelopes (contract §3). */
+import { count } from './format';
+
+/** Previous / next paging for the API's page envelopes (contract §3); `noun` in the singular. */
 export function Pager({
   page,
   lastPage,
@@ -13,7 +15,7 @@ export function Pager({
   onPage: (page: number) => void;
 }) {
   return (
-    <nav className="pager" aria-label={`Pages of ${noun}`}>
+    <nav className="pager" aria-label={`Pages of ${noun}s`}>
       <button
         type="button"
         className="button"
@@ -23,8 +25,7 @@ export function Pager({
         Previous
       </button>
       <span className="muted small">
-        Page {page.toLocaleString('en')} of {lastPage.toLocaleString('en')} ·{' '}
-        {total.toLocaleString('en')} {noun}
+        Page {page.toLocaleString('en')} of {lastPage.toLocaleString('en')} · {count(total, noun)}
       </span>
       <button
         type="button"

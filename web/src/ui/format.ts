@@ -29,6 +29,11 @@ export function ago(iso: string, now = Date.now()): string {
   return 'just now';
 }
 
+/** "1 contact", "2,500 contacts": a count and its noun (plural by -s). */
+export function count(n: number, noun: string): string {
+  return `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** A date and time in the person's own locale and time zone. */
 export function dateTime(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
