@@ -3,7 +3,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { api, unwrap } from '../api/client';
 import { keys, useWorkspace } from '../api/queries';
-import { ago, countryName, dateTime } from '../ui/format';
+import { ago, dateTime, placeOf } from '../ui/format';
 import { ErrorState, Loading } from '../ui/states';
 import { CustomFieldValues } from './CustomFieldValues';
 import { identificationText } from './identification';
@@ -47,7 +47,7 @@ export function OrganisationPage() {
       <ErrorState what="the organisation" error={org.error} retry={() => void org.refetch()} />
     );
   const o = org.data;
-  const place = [o.address.city, countryName(o.address.country)].filter(Boolean).join(', ');
+  const place = placeOf(o.address);
   const facts: [string, ReactNode][] = [
     [
       'Website',

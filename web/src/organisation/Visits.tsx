@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { keys } from '../api/queries';
 import type { Ok } from '../api/types';
-import { countryName, dateTime, pathOf } from '../ui/format';
+import { dateTime, pathOf, placeOf } from '../ui/format';
 import { Pager } from '../ui/Pager';
 import { Empty, ErrorState, Loading } from '../ui/states';
 
@@ -68,9 +68,7 @@ export function Visits({ workspace, organisation }: { workspace: string; organis
 }
 
 function Visit({ session }: { session: Session }) {
-  const place = [session.location.city, countryName(session.location.country)]
-    .filter(Boolean)
-    .join(', ');
+  const place = placeOf(session.location);
   const headingId = `visit-${session.uuid}`;
   return (
     <li className="visit" aria-labelledby={headingId}>

@@ -4,7 +4,7 @@ import type { FormEvent } from 'react';
 import { api, unwrap } from '../api/client';
 import { keys } from '../api/queries';
 import { DateRange } from '../ui/DateRange';
-import { count, countryName, dateTime, pathOf } from '../ui/format';
+import { count, dateTime, pathOf, placeOf } from '../ui/format';
 import { useOrganisationNames } from '../ui/organisation-names';
 import { Pager } from '../ui/Pager';
 import { rangeOf } from '../ui/search';
@@ -212,6 +212,3 @@ export function SessionsPage() {
     </>
   );
 }
-
-const placeOf = (location: { city: string; country: string }) =>
-  [location.city, countryName(location.country)].filter(Boolean).join(', ');

@@ -29,6 +29,11 @@ export function ago(iso: string, now = Date.now()): string {
   return 'just now';
 }
 
+/** "Lyon, France", "France" or "": a city and a country code as one place. */
+export function placeOf({ city, country }: { city: string; country: string }): string {
+  return [city, countryName(country)].filter(Boolean).join(', ');
+}
+
 /** "1 contact", "2,500 contacts": a count and its noun (plural by -s). */
 export function count(n: number, noun: string): string {
   return `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
