@@ -22,16 +22,19 @@ const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] as number;
 };
-async function timed(label: string, url: string) {
-  await call('GET', url); // warm-up
+/** Median and p95 of RUNS runs after a warm-up; `run` answers its time in ms. */
+async function timedRuns(label: string, run: () => Promise<number>, what = `${RUNS} calls`) {
+  await run(); // warm-up
   const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) times.push((await call('GET', url)).ms);
+  for (let i = 0; i < RUNS; i++) times.push(await run());
   const median = quantile(times, 0.5);
   console.log(
-    `${label}: median ${median.toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms (min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)}, ${RUNS} calls)`,
+    `${label}: median ${median.toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms (min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)}, ${what})`,
   );
   return median;
 }
+const timed = (label: string, url: string) =>
+  timedRuns(label, async () => (await call('GET', url)).ms);
 
 const ws = await seedLargeWorkspace(db, call, { organisations: ORGANISATIONS, sessions: SESSIONS });
 
@@ -68,23 +71,16 @@ async function timedDigest(
     segment_id: segmentId,
   };
   const period = latestPeriod(trigger, rule.timezone, new Date());
-  const run = async () => {
-    const started = performance.now();
-    const data = await digestOf(db, rule, period, 'http://localhost:3000');
-    return { ms: performance.now() - started, data };
-  };
-  await run(); // warm-up
-  const times: number[] = [];
-  let last = await run();
-  for (let i = 0; i < RUNS; i++) {
-    last = await run();
-    times.push(last.ms);
-  }
-  const median = quantile(times, 0.5);
-  console.log(
-    `${label}: median ${median.toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms (${last.data.totals.organisations} organisations, ${last.data.totals.sessions} sessions, ${RUNS} runs)`,
+  const { totals } = await digestOf(db, rule, period, 'http://localhost:3000');
+  return timedRuns(
+    label,
+    async () => {
+      const started = performance.now();
+      await digestOf(db, rule, period, 'http://localhost:3000');
+      return performance.now() - started;
+    },
+    `${totals.organisations} organisations, ${totals.sessions} sessions, ${RUNS} runs`,
   );
-  return median;
 }
 const digests = [
   await timedDigest('digest.daily', null, 'daily digest, whole workspace'),
