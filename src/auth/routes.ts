@@ -15,6 +15,7 @@ import {
   ResetBody,
   ResetLink,
   SecretParams,
+  ServerInfo,
   SetupBody,
   SignInBody,
 } from './schemas.js';
@@ -54,9 +55,25 @@ export function checkEmail(email: string): void {
   if (!isEmailAddress(email.trim())) throw fieldError('email', 'This is not an e-mail address.');
 }
 
-/** Browser sign-in, sign-out, the first-start setup link and password resets. */
-export function authRoutes(app: Api, deps: AppDeps): void {
+/**
+ * Browser sign-in, sign-out, the first-start setup link and password resets. `mail`: whether
+ * the server can send e-mail.
+ */
+export function authRoutes(app: Api, deps: AppDeps, mail: boolean): void {
   const limits = new SignInLimits(deps.db, deps.keys.tokenSigning);
+
+  app.get(
+    '/auth/server',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'What this server offers the dashboard: e-mail, and whether PUBLIC_URL is set',
+        response: { 200: ServerInfo },
+      },
+    },
+    async () => ({ success: true, data: { mail, public_url: deps.config.publicUrl ?? null } }),
+  );
 
   app.post(
     '/auth/sign-in',

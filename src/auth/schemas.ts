@@ -19,3 +19,15 @@ export const ResetLink = Type.Object({
   success: Type.Boolean(),
   data: Type.Object({ email: Type.String() }),
 });
+
+export const ServerInfo = Type.Object({
+  success: Type.Boolean(),
+  data: Type.Object({
+    mail: Type.Boolean({
+      description: 'Whether the server sends e-mail (SMTP_URL): invites, alerts and resets by mail',
+    }),
+    public_url: Type.Union([Type.String(), Type.Null()], {
+      description: 'PUBLIC_URL, or null when links name the address a request came in on',
+    }),
+  }),
+});

@@ -105,6 +105,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What this server offers the dashboard: e-mail, and whether PUBLIC_URL is set */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            data: {
+                                /** @description Whether the server sends e-mail (SMTP_URL): invites, alerts and resets by mail */
+                                mail: boolean;
+                                /** @description PUBLIC_URL, or null when links name the address a request came in on */
+                                public_url: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/sign-in": {
         parameters: {
             query?: never;
