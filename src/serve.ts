@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
 import { loadKeys } from './auth/keys.js';
 import { createLink } from './auth/links.js';
@@ -7,6 +8,7 @@ import { type Config, publicOrigin } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
 import { defaultAsnDatabases, networkTable } from './identify/network-owner.js';
+import { mailServerName, mailServerProblem } from './mail/transport.js';
 
 /** `footfall serve`: database, migrations, HTTP server, and a clean stop on SIGTERM/SIGINT. */
 export async function serve(config: Config): Promise<void> {
@@ -43,6 +45,7 @@ export async function serve(config: Config): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  void reportMail(config, app.log);
 
   if ((await countUsers(database.db)) === 0) {
     // A one-time link (kept only as a hash): whoever reads this log creates the first account.
@@ -56,5 +59,24 @@ export async function serve(config: Config): Promise<void> {
         'then call the API with: curl -H "Authorization: Bearer <token>" ' +
         `${publicOrigin(config)}/v1/workspaces  (reference: /docs)`,
     );
+  }
+}
+
+/**
+ * Says once at start whether e-mail works: a wrong SMTP_URL shows here, as a warning the
+ * server runs on with, rather than at the first invite, alert or password reset.
+ */
+async function reportMail(config: Config, log: FastifyBaseLogger): Promise<void> {
+  if (!config.smtpUrl) {
+    log.info(
+      'e-mail is off (SMTP_URL is not set): invite links are shown to share by hand, and alerts by e-mail and password resets by e-mail are not offered',
+    );
+    return;
+  }
+  const problem = await mailServerProblem(config.smtpUrl);
+  if (problem) {
+    log.warn(`${problem}; invites, e-mail alerts and password resets will fail until it is fixed`);
+  } else {
+    log.info(`e-mail goes through ${mailServerName(config.smtpUrl)}`);
   }
 }

@@ -1,0 +1,111 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mailServerProblem } from '../../src/mail/transport.js';
+import { createTestDatabase } from '../helpers/app.js';
+import { startSmtpServer } from '../helpers/smtp.js';
+import {
+  finished,
+  freePort,
+  killStragglers,
+  spawnFootfall,
+  waitUntilReady,
+} from '../helpers/process.js';
+import { until } from '../helpers/wait.js';
+
+// SMTP_URL is checked once at start: a server that is wrong in it keeps running, and its
+// log says what is wrong with the mail server (never the password in the URL).
+afterAll(killStragglers);
+
+/** A real SMTP server that wants a login and accepts only `footfall` / `right-password`. */
+async function serverWithLogin() {
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS'],
+    allowInsecureAuth: true,
+    logger: false,
+    onAuth(auth, _session, callback) {
+      if (auth.username === 'footfall' && auth.password === 'right-password') {
+        callback(null, { user: 'footfall' });
+      } else {
+        callback(new Error('Invalid username or password'));
+      }
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('the mail server check', () => {
+  it('accepts a server that greets and takes the login, and names each problem', async () => {
+    const open = await startSmtpServer();
+    const login = await serverWithLogin();
+    const closed = await freePort();
+    try {
+      expect(await mailServerProblem(open.url)).toBeNull();
+      expect(
+        await mailServerProblem(`smtp://footfall:right-password@127.0.0.1:${login.port}`),
+      ).toBeNull();
+      const refused = await mailServerProblem(
+        `smtp://footfall:wrong-password@127.0.0.1:${login.port}`,
+      );
+      expect(refused).toBe(
+        `the mail server smtp://127.0.0.1:${login.port} cannot be used: it refused the user name and password in SMTP_URL`,
+      );
+      expect(await mailServerProblem(`smtp://127.0.0.1:${closed}`)).toBe(
+        `the mail server smtp://127.0.0.1:${closed} cannot be used: nothing answers on that port`,
+      );
+      expect(await mailServerProblem(open.url.replace('smtp:', 'smtps:'))).toMatch(
+        /cannot be used: TLS failed: smtps:\/\/ needs a server that speaks TLS at once/,
+      );
+    } finally {
+      await open.close();
+      await login.close();
+    }
+  });
+
+  it('lets the server start with a mail server it cannot use, and warns once without the password', async () => {
+    const database = await createTestDatabase();
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'footfall-smtp-check-'));
+    const port = await freePort();
+    const closed = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const child = spawnFootfall(['serve'], {
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      SMTP_URL: `smtp://footfall:p%40ssw0rd-in-url@127.0.0.1:${closed}`,
+    });
+    let log = '';
+    child.stdout?.on('data', (chunk) => {
+      log += chunk;
+    });
+    child.stderr?.on('data', (chunk) => {
+      log += chunk;
+    });
+    const exit = finished(child);
+    try {
+      await waitUntilReady(base, exit);
+      await until(() => log.includes('cannot be used'));
+      const warning = log.split('\n').find((line) => line.includes('cannot be used')) ?? '';
+      expect(JSON.parse(warning)).toMatchObject({
+        level: 40,
+        msg: `the mail server smtp://127.0.0.1:${closed} cannot be used: nothing answers on that port; invites, e-mail alerts and password resets will fail until it is fixed`,
+      });
+      expect(log.split('\n').filter((line) => line.includes('cannot be used'))).toHaveLength(1);
+      expect(log).not.toContain('ssw0rd-in-url');
+      // Still serving.
+      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      await exit;
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
