@@ -4,6 +4,7 @@ import { api, unwrap } from './client';
 /** Query keys: every list a mutation may change is named here, so it can be refreshed. */
 export const keys = {
   me: ['me'] as const,
+  server: ['server'] as const,
   workspaces: ['workspaces'] as const,
   workspace: (uuid: string) => ['workspace', uuid] as const,
   /** Everything inside one workspace; invalidating it refreshes every page of it. */
@@ -15,6 +16,15 @@ export function useMe() {
     queryKey: keys.me,
     queryFn: async () => (await unwrap(api.GET('/v1/me'))).data,
     retry: false,
+  });
+}
+
+/** What the server offers (e-mail) and its PUBLIC_URL; fixed while it runs. */
+export function useServerInfo() {
+  return useQuery({
+    queryKey: keys.server,
+    queryFn: async () => (await unwrap(api.GET('/auth/server'))).data,
+    staleTime: Number.POSITIVE_INFINITY,
   });
 }
 

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { ApiFailure, api, unwrap } from '../api/client';
-import { keys } from '../api/queries';
+import { keys, useServerInfo } from '../api/queries';
 import type { Body, Ok } from '../api/types';
 import { useSegments } from '../ui/segments';
 import { ErrorState, Loading } from '../ui/states';
@@ -41,6 +41,7 @@ export function Notifications({ workspace }: { workspace: string }) {
       ).data,
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
+  const mailOn = useServerInfo().data?.mail !== false;
   const create = useMutation({
     mutationFn: (body: NewRule) =>
       unwrap(
@@ -61,7 +62,8 @@ export function Notifications({ workspace }: { workspace: string }) {
         <ErrorState what="notification rules" error={rules.error} />
       ) : rules.data.length === 0 ? (
         <p className="muted small">
-          No alerts yet. Add one below: an e-mail or Slack message when a target account visits.
+          No alerts yet. Add one below: {mailOn ? 'an e-mail or' : 'a'} Slack message when a target
+          account visits.
         </p>
       ) : (
         rules.data.map((rule) => (
@@ -105,8 +107,16 @@ function RuleForm({
   onCancel?: () => void;
 }) {
   const segments = useSegments(workspace);
+  // E-mail is offered only when the server sends it; a rule that already mails keeps it.
+  const mailOn = useServerInfo().data?.mail !== false;
+  const offerEmail = mailOn || rule?.channel.type === 'email';
+  const initialChannel: Channel = rule?.channel.type ?? (mailOn ? 'email' : 'slack');
   const [trigger, setTrigger] = useState<Trigger>(rule?.trigger ?? 'organisation.visited');
-  const [channel, setChannel] = useState<Channel>(rule?.channel.type ?? 'email');
+  const [channel, setChannel] = useState<Channel>(initialChannel);
+  // The server's answer may come after the form was drawn with e-mail chosen.
+  useEffect(() => {
+    if (!offerEmail && channel === 'email') setChannel('slack');
+  }, [offerEmail, channel]);
   const digest = trigger.startsWith('digest.');
   const keeps = rule !== undefined && rule.channel.type === channel && channel !== 'email';
   const id = rule ? `rule-${rule.uuid}` : 'rule-new';
@@ -143,7 +153,7 @@ function RuleForm({
     onSubmit(body, kept, () => {
       element.reset();
       setTrigger(rule?.trigger ?? 'organisation.visited');
-      setChannel(rule?.channel.type ?? 'email');
+      setChannel(initialChannel);
     });
   }
   const failure = error instanceof ApiFailure ? error : undefined;
@@ -216,7 +226,7 @@ function RuleForm({
         <label>
           Send by
           <select value={channel} onChange={(e) => setChannel(e.target.value as Channel)}>
-            <option value="email">E-mail</option>
+            {offerEmail ? <option value="email">E-mail</option> : null}
             <option value="slack">Slack</option>
             <option value="webhook">Webhook</option>
           </select>
@@ -278,6 +288,13 @@ function RuleForm({
           </button>
         ) : null}
       </div>
+      {mailOn ? null : (
+        <p className={channel === 'email' ? 'status-warn' : 'muted small'}>
+          {channel === 'email'
+            ? 'This server sends no e-mail (SMTP_URL is not set): this alert’s e-mails are not sent.'
+            : 'E-mail is not offered: this server sends no e-mail (SMTP_URL is not set).'}
+        </p>
+      )}
       {keeps && channel === 'webhook' ? (
         <p className="muted small">A new receiver URL needs its signing secret again.</p>
       ) : null}

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ApiFailure, api, unwrap } from '../api/client';
-import { keys, useMe } from '../api/queries';
+import { keys, useMe, useServerInfo } from '../api/queries';
 import { CopyButton } from '../ui/CopyButton';
 import { dateTime } from '../ui/format';
 import { ErrorState, Loading } from '../ui/states';
@@ -13,6 +13,7 @@ type Role = 'owner' | 'admin' | 'member';
 export function Team({ workspace }: { workspace: string }) {
   const queryClient = useQueryClient();
   const me = useMe();
+  const mail = useServerInfo().data?.mail;
   const key = keys.inWorkspace(workspace, 'users');
   const team = useQuery({
     queryKey: key,
@@ -160,9 +161,15 @@ export function Team({ workspace }: { workspace: string }) {
           </select>
         </label>
         <button type="submit" className="button primary" disabled={invite.isPending}>
-          Send invite
+          {mail === false ? 'Create invite link' : 'Send invite'}
         </button>
       </form>
+      {mail === false ? (
+        <p className="muted small">
+          This server sends no e-mail (<code>SMTP_URL</code> is not set): you get a link to pass on
+          to your colleague yourself.
+        </p>
+      ) : null}
       {invited ? (
         <div className="secret-once" role="status">
           <p>{invited.message}</p>

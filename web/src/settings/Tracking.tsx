@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiFailure, api, unwrap } from '../api/client';
-import { keys, useWorkspace } from '../api/queries';
+import { keys, useServerInfo, useWorkspace } from '../api/queries';
 import { CopyButton } from '../ui/CopyButton';
 import { ago, count, dateTime } from '../ui/format';
 import { ErrorState, Loading } from '../ui/states';
+import { isPrivateHost } from './private-address';
 import { Switch } from './Switch';
 
 const REASONS: Record<string, string> = {
@@ -55,6 +56,7 @@ export function Tracking({ workspace }: { workspace: string }) {
             <code>{info.data.tracking_script_snippet}</code>
           </pre>
           <CopyButton text={info.data.tracking_script_snippet} label="Copy snippet" />
+          <PrivateAddressWarning snippet={info.data.tracking_script_snippet} />
         </>
       )}
       <InstallationStatus workspace={workspace} />
@@ -62,6 +64,24 @@ export function Tracking({ workspace }: { workspace: string }) {
       <Privacy workspace={workspace} />
       <Filters workspace={workspace} />
     </section>
+  );
+}
+
+/**
+ * Without PUBLIC_URL the snippet names the address this dashboard was reached on; when that
+ * is a loopback or private address, visitors' browsers elsewhere cannot load the script.
+ */
+function PrivateAddressWarning({ snippet }: { snippet: string }) {
+  const server = useServerInfo();
+  const src = /"(https?:\/\/[^"]+?)\/t\/[^"/]+\.js"/.exec(snippet)?.[1];
+  if (!server.data || server.data.public_url !== null || !src || !isPrivateHost(src)) return null;
+  return (
+    <p className="status-warn">
+      This snippet loads the script from <code>{src}</code>, an address only this machine or your
+      own network reaches: visitors elsewhere cannot load it. Set <code>PUBLIC_URL</code> to the
+      address people reach Footfall at (for example <code>https://footfall.example.com</code>) and
+      restart the server; the snippet then names it.
+    </p>
   );
 }
 
