@@ -1,7 +1,10 @@
 // Start-up cost of the built server (`node dist/main.js serve`, what `npm start` runs after
 // its build): time until /readyz answers, time until the process settles (the reference
-// data loaded in the background), and its memory then. Usage: tsx bench/startup.ts [DIR]
-// with DIR a built checkout (default: this one); BENCH_RUNS runs (default 3).
+// data loaded in the background), and its memory then. Then `npm start` on the unchanged
+// checkout against `node dist/main.js serve`, alternating: the time until /readyz answers
+// (npm's own start and the build check are all `npm start` adds when nothing changed).
+// Usage: tsx bench/startup.ts [DIR] with DIR a built checkout (default: this one);
+// BENCH_RUNS runs (default 3).
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -34,6 +37,51 @@ async function usage(pid: number): Promise<{ cpuMs: number; rssMb: number; peakM
   };
 }
 
+/** Starts the server with `command`, returns once /readyz answers, with the time that took. */
+async function ready(
+  command: 'node' | 'npm',
+  env: Record<string, string>,
+): Promise<{ server: ReturnType<typeof spawn>; readyMs: number }> {
+  const started = performance.now();
+  const [file, args] =
+    command === 'node'
+      ? [process.execPath, ['dist/main.js', 'serve']]
+      : ['npm', ['start', '--silent']];
+  // Its own process group: npm's child (the server) is stopped with it.
+  const server = spawn(file, args, {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'ignore'],
+    detached: true,
+  });
+  for (;;) {
+    const answer = await fetch(`http://127.0.0.1:${env.PORT}/readyz`).catch(() => null);
+    if (answer?.ok) return { server, readyMs: performance.now() - started };
+    await sleep(20);
+  }
+}
+
+async function stop(server: ReturnType<typeof spawn>): Promise<void> {
+  const exited = new Promise((resolve) => server.on('exit', resolve));
+  process.kill(-(server.pid as number), 'SIGTERM');
+  await exited;
+}
+
+/** The ready time of `npm start` or of the built server, on a fresh database. */
+async function readyOnly(command: 'node' | 'npm'): Promise<number> {
+  const db = await benchDatabase();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'footfall-startup-'));
+  const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, HOST: '127.0.0.1' };
+  try {
+    const { server, readyMs } = await ready(command, { ...env, PORT: String(await freePort()) });
+    await stop(server);
+    return readyMs;
+  } finally {
+    await db.done();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function once(): Promise<{
   readyMs: number;
   settledMs: number;
@@ -41,27 +89,11 @@ async function once(): Promise<{
   peakMb: number;
 }> {
   const db = await benchDatabase();
-  const port = await freePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'footfall-startup-'));
+  const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, HOST: '127.0.0.1' };
   const started = performance.now();
-  const server = spawn(process.execPath, ['dist/main.js', 'serve'], {
-    cwd: dir,
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-    },
-    stdio: ['ignore', 'ignore', 'ignore'],
-  });
+  const { server, readyMs } = await ready('node', { ...env, PORT: String(await freePort()) });
   try {
-    let readyMs = 0;
-    while (readyMs === 0) {
-      const answer = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null);
-      if (answer?.ok) readyMs = performance.now() - started;
-      else await sleep(20);
-    }
     // Settled: under 30 ms of CPU in a 500 ms window, i.e. the background loads are done.
     let last = await usage(server.pid as number);
     for (;;) {
@@ -73,8 +105,7 @@ async function once(): Promise<{
       last = now;
     }
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.on('exit', resolve));
+    await stop(server);
     await db.done();
     await rm(dataDir, { recursive: true, force: true });
   }
@@ -88,4 +119,13 @@ for (let run = 1; run <= RUNS; run++) {
   console.log(
     `| ${run} | ${Math.round(r.readyMs)} | ${Math.round(r.settledMs)} | ${Math.round(r.rssMb)} | ${Math.round(r.peakMb)} |`,
   );
+}
+
+console.log(`\nnpm start on the unchanged checkout against node dist/main.js serve, alternating`);
+console.log('| run | node dist/main.js serve: ready ms | npm start: ready ms |');
+console.log('|---|---|---|');
+for (let run = 1; run <= RUNS; run++) {
+  const node = await readyOnly('node');
+  const npm = await readyOnly('npm');
+  console.log(`| ${run} | ${Math.round(node)} | ${Math.round(npm)} |`);
 }
