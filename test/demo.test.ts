@@ -89,5 +89,5 @@ describe('footfall demo', () => {
     expect(refused?.body.message).toMatch(/5 demo workspaces/);
     const mine = await ana.api('GET', '/v1/workspaces?size=100');
     expect(mine.body.total).toBe(5);
-  }, 60_000);
+  });
 });

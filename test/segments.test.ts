@@ -411,7 +411,7 @@ describe('membership kept current', () => {
       return now.includes(dormant) && !now.includes(active);
     }, 40_000);
     await until(() => entered().some((body) => body.segment.uuid === dormant));
-  }, 60_000);
+  });
 
   it('follows an identification that moves sessions between organisations', async () => {
     const visitor = randomUUID();

@@ -69,7 +69,7 @@ describe('a receiver that trickles its answer', () => {
     } finally {
       await Promise.all([slow.close(), fast.close(), ended.close()]);
     }
-  }, 40_000);
+  });
 
   it('is judged on its status line: a 200 head is success however slow its body', async () => {
     const slow = await startSlowReceiver('body', 300);

@@ -143,5 +143,5 @@ describe('the writer under several workspaces gaining organisations at once', ()
         workspaces.filter((w) => w.webhooks).map((w) => [w.id, Math.min(w.limit, VISITORS)]),
       ),
     );
-  }, 60_000);
+  });
 });

@@ -30,6 +30,9 @@ export async function startDashboard(settings: Record<string, string> = {}): Pro
   const problems: string[] = [];
   const newContext = async () => {
     const context = await browser.newContext({ baseURL: t.url, viewport: DESKTOP });
+    // A page waited for is there at once on a quiet machine; beside a benchmark it may take
+    // longer than Playwright's 30 s.
+    context.setDefaultTimeout(60_000);
     context.on('weberror', (error) => problems.push(`uncaught: ${error.error().message}`));
     context.on('response', (response) => {
       if (response.status() >= 500) {

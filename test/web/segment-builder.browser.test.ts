@@ -181,5 +181,5 @@ describe('the dashboard: a segment over industries, countries, tags and custom f
     await expect
       .poll(async () => (await page.getByRole('table').getByRole('link').allTextContents()).sort())
       .toEqual(['Kraftwerk Software', 'Rheinstahl']);
-  }, 60_000);
+  });
 });
