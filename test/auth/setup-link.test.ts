@@ -13,6 +13,7 @@ import {
   finished,
   freePort,
   killStragglers,
+  outputOf,
   spawnFootfall,
   waitUntilReady,
 } from '../helpers/process.js';
@@ -51,17 +52,11 @@ async function serve(): Promise<{
   exit: Promise<Finished>;
 }> {
   const child = spawnFootfall(['serve'], env);
-  let log = '';
   // The setup link goes to stderr; the request log (pino) to stdout. Both are "the log".
-  child.stderr?.on('data', (chunk) => {
-    log += chunk;
-  });
-  child.stdout?.on('data', (chunk) => {
-    log += chunk;
-  });
+  const log = outputOf(child);
   const exit = finished(child);
   await waitUntilReady(base, exit);
-  return { child, log: () => log, exit };
+  return { child, log, exit };
 }
 
 async function stop(server: { child: ChildProcess; exit: Promise<Finished> }): Promise<void> {

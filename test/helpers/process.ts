@@ -48,6 +48,17 @@ export function finished(child: ChildProcess): Promise<Finished> {
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
+/** Everything a child writes, stdout and stderr together (pino logs to one, notes to the other). */
+export function outputOf(child: ChildProcess): () => string {
+  let output = '';
+  const keep = (chunk: Buffer | string) => {
+    output += chunk;
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return () => output;
+}
+
 export function runFootfall(args: string[], env: Record<string, string>): Promise<Finished> {
   return finished(spawnFootfall(args, env));
 }

@@ -5,14 +5,15 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mailServerProblem } from '../../src/mail/transport.js';
 import { createTestDatabase } from '../helpers/app.js';
-import { startSmtpServer } from '../helpers/smtp.js';
 import {
   finished,
   freePort,
   killStragglers,
+  outputOf,
   spawnFootfall,
   waitUntilReady,
 } from '../helpers/process.js';
+import { startSmtpServer } from '../helpers/smtp.js';
 import { until } from '../helpers/wait.js';
 
 // SMTP_URL is checked once at start: a server that is wrong in it keeps running, and its
@@ -81,24 +82,25 @@ describe('the mail server check', () => {
       LOG_LEVEL: 'info',
       SMTP_URL: `smtp://footfall:p%40ssw0rd-in-url@127.0.0.1:${closed}`,
     });
-    let log = '';
-    child.stdout?.on('data', (chunk) => {
-      log += chunk;
-    });
-    child.stderr?.on('data', (chunk) => {
-      log += chunk;
-    });
+    const log = outputOf(child);
     const exit = finished(child);
     try {
       await waitUntilReady(base, exit);
-      await until(() => log.includes('cannot be used'));
-      const warning = log.split('\n').find((line) => line.includes('cannot be used')) ?? '';
+      await until(() => log().includes('cannot be used'));
+      const warning =
+        log()
+          .split('\n')
+          .find((line) => line.includes('cannot be used')) ?? '';
       expect(JSON.parse(warning)).toMatchObject({
         level: 40,
         msg: `the mail server smtp://127.0.0.1:${closed} cannot be used: nothing answers on that port; invites, e-mail alerts and password resets will fail until it is fixed`,
       });
-      expect(log.split('\n').filter((line) => line.includes('cannot be used'))).toHaveLength(1);
-      expect(log).not.toContain('ssw0rd-in-url');
+      expect(
+        log()
+          .split('\n')
+          .filter((line) => line.includes('cannot be used')),
+      ).toHaveLength(1);
+      expect(log()).not.toContain('ssw0rd-in-url');
       // Still serving.
       expect((await fetch(`${base}/readyz`)).status).toBe(200);
     } finally {
