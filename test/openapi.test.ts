@@ -44,6 +44,7 @@ const EXPECTED_ROUTES = {
   '/v1/workspaces/{workspaceUuid}/users': ['get'],
   '/v1/workspaces/{workspaceUuid}/users/invite': ['post'],
   '/v1/workspaces/{workspaceUuid}/users/{userUuid}': ['delete', 'patch'],
+  '/auth/server': ['get'],
   '/auth/sign-in': ['post'],
   '/auth/sign-out': ['post'],
   '/auth/password': ['post'],
