@@ -914,7 +914,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Invite someone by e-mail (a single-use link, valid 7 days) */
+        /**
+         * Invite someone by e-mail (a single-use link, valid 7 days)
+         * @description With SMTP_URL set, each invite is one e-mail of the mail budget: MAIL_PER_USER_PER_MINUTE per user (default 60) and MAIL_PER_WORKSPACE_PER_MINUTE per workspace (default 120); beyond it 429 with Retry-After, and no invite is made.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5900,7 +5903,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a sample alert at once (through the outbox, marked as a test, about a sample organisation) */
+        /**
+         * Send a sample alert at once (through the outbox, marked as a test, about a sample organisation)
+         * @description At most 10 test sends a minute per workspace, whatever the channel. An e-mail rule's test is also one e-mail per address of the mail budget (MAIL_PER_USER_PER_MINUTE, MAIL_PER_WORKSPACE_PER_MINUTE). Beyond either, 429 with Retry-After, and nothing is queued.
+         */
         post: {
             parameters: {
                 query?: never;
