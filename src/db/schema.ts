@@ -454,7 +454,7 @@ export interface WorkspaceIngestHourTable {
 
 /** One use of a rolling allowance (src/http/allowances.ts). */
 export interface AllowanceUseTable {
-  /** What is counted, for whom: `mail:user`, `mail:workspace`, `notification-test:workspace`. */
+  /** What is counted, for whom: `mail:user`, `mail:workspace`, `notification-test:workspace`, `demo:user`. */
   scope: string;
   subject_id: string;
   amount: number;

@@ -1592,7 +1592,7 @@ export interface paths {
         put?: never;
         /**
          * Create a workspace of your own filled with demo data (synthetic companies and visits)
-         * @description At most 5 demo workspaces per user; delete one to make another.
+         * @description At most 5 made per user in any 24 hours, deleted ones included; beyond it 429 with Retry-After, and the message says when another can be made.
          */
         post: {
             parameters: {
@@ -1617,15 +1617,6 @@ export interface paths {
                 };
                 /** @description Every error answer (contract §2). */
                 401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error answer (contract §2). */
-                422: {
                     headers: {
                         [name: string]: unknown;
                     };
