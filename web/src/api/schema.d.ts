@@ -5262,7 +5262,7 @@ export interface paths {
         put?: never;
         /**
          * Send a past delivery again, with the same delivery id and body
-         * @description A delivered or failed delivery starts a new round of attempts: the same X-Footfall-Delivery id and body, a fresh timestamp and signature. Answers 202 with the delivery as the log shows it (pending, attempts 0, redeliveries counted). 409 while it is still pending; 404 for a delivery that is not yours, or of a workspace you are no longer a member of; 422 when no target is configured.
+         * @description A delivered or failed delivery starts a new round of attempts: the same X-Footfall-Delivery id and body, a fresh timestamp and signature. Answers 202 with the delivery as the log shows it (pending, attempts 0, redeliveries counted). 404 for a delivery that is not yours, or of a workspace you are no longer a member of (whether or not a target is configured); 409 while it is still pending; 422 when no target is configured.
          */
         post: {
             parameters: {
