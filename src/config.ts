@@ -47,6 +47,10 @@ export interface Config {
   smtpUrl: string | null;
   /** The From of every e-mail. */
   smtpFrom: string;
+  /** E-mails (invites, test sends) one user may make the server send in a minute. */
+  mailPerUserPerMinute: number;
+  /** The same for one workspace, all its members together. */
+  mailPerWorkspacePerMinute: number;
 }
 
 /** A setting with a bad value; start-up stops with this message. */
@@ -202,6 +206,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT_MS', 30_000, 0, 86_400_000),
     smtpUrl: absoluteUrl(env, 'SMTP_URL', ['smtp:', 'smtps:'], true),
     smtpFrom: text(env, 'SMTP_FROM') ?? 'Footfall <footfall@localhost>',
+    mailPerUserPerMinute: integer(env, 'MAIL_PER_USER_PER_MINUTE', 60, 1, 100_000),
+    mailPerWorkspacePerMinute: integer(env, 'MAIL_PER_WORKSPACE_PER_MINUTE', 120, 1, 100_000),
   };
 }
 

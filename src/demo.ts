@@ -113,9 +113,6 @@ export interface DemoOptions {
   usageLimit: number;
 }
 
-/** The demo site's address: every demo workspace tracks it. */
-export const DEMO_SITE = SITE;
-
 /** `footfall demo`: a workspace with synthetic companies and `days` days of their visits. */
 export async function createDemo(
   db: Kysely<Database>,

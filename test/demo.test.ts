@@ -51,7 +51,7 @@ describe('footfall demo', () => {
     expect(new Set(events)).toEqual(new Set(['pageview', 'download', 'form_submit', 'custom']));
   });
 
-  it('POST /v1/workspaces/demo: a demo workspace of the caller’s own, five at most', async () => {
+  it('POST /v1/workspaces/demo: a demo workspace of the caller’s own, five a day at most', async () => {
     const ana = await person(t, 'ana@example.com');
     const started = performance.now();
     const made = await ana.browser('POST', '/v1/workspaces/demo');
@@ -84,10 +84,39 @@ describe('footfall demo', () => {
     const burst = await Promise.all(
       Array.from({ length: 6 }, () => ana.api('POST', '/v1/workspaces/demo')),
     );
-    expect(burst.map((answer) => answer.status).sort()).toEqual([201, 201, 201, 201, 422, 422]);
-    const refused = burst.find((answer) => answer.status === 422);
-    expect(refused?.body.message).toMatch(/5 demo workspaces/);
+    expect(burst.map((answer) => answer.status).sort()).toEqual([201, 201, 201, 201, 429, 429]);
+    const refused = burst.find((answer) => answer.status === 429);
+    expect(refused?.body.message).toMatch(/5 demo workspaces a day/);
     const mine = await ana.api('GET', '/v1/workspaces?size=100');
     expect(mine.body.total).toBe(5);
+  });
+
+  it('counts the demos made in the last 24 hours, deleted or not, and says when another can be made', async () => {
+    const cy = await person(t, 'cy@example.com');
+    for (let n = 0; n < 5; n++) {
+      const made = await cy.api('POST', '/v1/workspaces/demo');
+      expect(made.status).toBe(201);
+      expect((await cy.api('DELETE', `/v1/workspaces/${made.body.data.uuid}`)).status).toBe(204);
+    }
+    expect((await cy.api('GET', '/v1/workspaces')).body.total).toBe(0);
+    const refused = await cy.api('POST', '/v1/workspaces/demo');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      success: false,
+      message: expect.stringMatching(
+        /^You can make at most 5 demo workspaces a day, deleted ones included\. Try again in 2[34] h( \d+ min)?, at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.$/,
+      ),
+    });
+    const wait = Number(refused.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(86_400 - 120);
+    expect(wait).toBeLessThanOrEqual(86_400);
+    const at = /at (\S+ \S+) UTC/.exec(refused.body.message)?.[1] ?? '';
+    expect(
+      Math.abs(Date.parse(`${at.replace(' ', 'T')}Z`) - (Date.now() + wait * 1000)),
+    ).toBeLessThan(120_000);
+    // Another user's demos are their own.
+    expect(
+      (await (await person(t, 'di@example.com')).api('POST', '/v1/workspaces/demo')).status,
+    ).toBe(201);
   });
 });

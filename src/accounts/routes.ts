@@ -5,11 +5,13 @@ import { checkPassword } from '../auth/passwords.js';
 import { checkEmail, checkNewPassword, signIn } from '../auth/routes.js';
 import { createUser, findUser, findUserByEmail } from '../auth/users.js';
 import type { Role } from '../db/schema.js';
+import { spend } from '../http/allowances.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { userOf } from '../http/auth.js';
 import { serverOrigin } from '../http/client-address.js';
 import { fieldError, HttpError, notFound, unauthorized } from '../http/errors.js';
 import { errorResponses, WorkspaceParams } from '../http/schemas.js';
+import { mailBudget } from '../mail/budget.js';
 import type { Mailer } from '../mail/transport.js';
 import { requireWorkspace } from '../workspaces/access.js';
 import { inviteMail } from './invite-mail.js';
@@ -97,6 +99,8 @@ export function accountRoutes(app: Api, deps: AppDeps, mailer: Mailer | null): v
       schema: {
         tags,
         summary: 'Invite someone by e-mail (a single-use link, valid 7 days)',
+        description:
+          'With SMTP_URL set, each invite is one e-mail of the mail budget: MAIL_PER_USER_PER_MINUTE per user (default 60) and MAIL_PER_WORKSPACE_PER_MINUTE per workspace (default 120); beyond it 429 with Retry-After, and no invite is made.',
         params: WorkspaceParams,
         body: InviteBody,
         response: { 200: InviteAnswer, ...errorResponses(400, 401, 403, 404, 415, 422, 429) },
@@ -109,6 +113,17 @@ export function accountRoutes(app: Api, deps: AppDeps, mailer: Mailer | null): v
       const existing = await findUserByEmail(deps.db, email);
       if (existing && (await findMember(deps.db, workspace.id, existing.id))) {
         throw fieldError('email', `${email} is already a member of this workspace.`);
+      }
+      // The budget before the invite: a refused one leaves no link behind.
+      if (mailer) {
+        await spend(
+          deps.db,
+          mailBudget(deps.config, {
+            userId: userOf(request),
+            workspaceId: workspace.id,
+            emails: 1,
+          }),
+        );
       }
       const inviter = await findUser(deps.db, userOf(request));
       const secret = await createInvite(deps.db, {

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Api, AppDeps } from '../http/api.js';
 import { clientNetwork } from '../http/client-address.js';
-import { isEmailAddress } from '../http/email-address.js';
+import { EMAIL_PROBLEM, isEmailAddress } from '../http/email-address.js';
 import { fieldError, HttpError, notFound, unauthorized } from '../http/errors.js';
 import { errorResponses, Message } from '../http/schemas.js';
 import { cookieSession } from './authenticate.js';
@@ -52,7 +52,7 @@ function tooManyAttempts(wait: number): HttpError {
 
 /** 422 `email` unless it is an e-mail address. */
 export function checkEmail(email: string): void {
-  if (!isEmailAddress(email.trim())) throw fieldError('email', 'This is not an e-mail address.');
+  if (!isEmailAddress(email.trim())) throw fieldError('email', EMAIL_PROBLEM);
 }
 
 /**

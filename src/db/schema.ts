@@ -38,6 +38,7 @@ export interface Database {
   notification_last_alerts: NotificationLastAlertTable;
   digest_periods: DigestPeriodTable;
   workspace_ingest_hours: WorkspaceIngestHourTable;
+  allowance_uses: AllowanceUseTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -449,4 +450,13 @@ export interface WorkspaceIngestHourTable {
   reason: string;
   events: ColumnType<string, number, number>;
   last_at: Date;
+}
+
+/** One use of a rolling allowance (src/http/allowances.ts). */
+export interface AllowanceUseTable {
+  /** What is counted, for whom: `mail:user`, `mail:workspace`, `notification-test:workspace`, `demo:user`. */
+  scope: string;
+  subject_id: string;
+  amount: number;
+  used_at: Date;
 }

@@ -1,10 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { decrypt } from '../auth/keys.js';
+import { type Allowance, spend } from '../http/allowances.js';
 import type { Api, AppDeps } from '../http/api.js';
+import { userOf } from '../http/auth.js';
 import { notFound, unprocessable } from '../http/errors.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, Message, WorkspaceParams, Wrapped } from '../http/schemas.js';
+import { mailBudget } from '../mail/budget.js';
 import { requireWorkspace } from '../workspaces/access.js';
 import { enqueueTest } from './outbox.js';
 import { presentDelivery, presentRule } from './present.js';
@@ -30,6 +33,18 @@ import {
 } from './store.js';
 
 const tags = ['Notifications'];
+// A test posts to a URL or mails addresses an admin typed: a few a minute serve someone
+// setting a rule up, and keep the server from being used to flood a target.
+const TEST_SENDS_PER_MINUTE = 10;
+const testSends = (workspaceId: string): Allowance => ({
+  scope: 'notification-test:workspace',
+  subjectId: workspaceId,
+  amount: 1,
+  limit: TEST_SENDS_PER_MINUTE,
+  windowSeconds: 60,
+  rule: `A workspace can send at most ${TEST_SENDS_PER_MINUTE} test notifications a minute`,
+  unit: 'test notifications',
+});
 const RULES = '/v1/workspaces/:workspaceUuid/notifications';
 const RULE = `${RULES}/:ruleUuid`;
 
@@ -214,6 +229,7 @@ export function notificationRoutes(app: Api, deps: AppDeps): void {
         tags,
         summary:
           'Send a sample alert at once (through the outbox, marked as a test, about a sample organisation)',
+        description: `At most ${TEST_SENDS_PER_MINUTE} test sends a minute per workspace, whatever the channel. An e-mail rule's test is also one e-mail per address of the mail budget (MAIL_PER_USER_PER_MINUTE, MAIL_PER_WORKSPACE_PER_MINUTE). Beyond either, 429 with Retry-After, and nothing is queued.`,
         params: RuleParams,
         response: {
           202: Wrapped(NotificationDelivery),
@@ -223,6 +239,16 @@ export function notificationRoutes(app: Api, deps: AppDeps): void {
     },
     async (request, reply) => {
       const { workspaceId, rule } = await requireRule(request, request.params);
+      await spend(deps.db, [
+        testSends(workspaceId),
+        ...(rule.channel_type === 'email'
+          ? mailBudget(deps.config, {
+              userId: userOf(request),
+              workspaceId,
+              emails: rule.email_to.length,
+            })
+          : []),
+      ]);
       const { rows } = await enqueueTest(workspaceId, rule.id, rule.trigger).execute(deps.db);
       const delivery = rows[0] && (await findDelivery(deps.db, workspaceId, rows[0].id));
       if (!delivery) throw notFound('Notification rule not found.');

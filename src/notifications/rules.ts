@@ -1,5 +1,5 @@
 import { encrypt } from '../auth/keys.js';
-import { isEmailAddress } from '../http/email-address.js';
+import { EMAIL_PROBLEM, isEmailAddress } from '../http/email-address.js';
 import { type FieldErrors, unprocessable } from '../http/errors.js';
 import { publicAddressesOf, type Resolver, UnsafeAddressError } from '../webhooks/address-guard.js';
 import type { ChannelInput, Trigger } from './schemas.js';
@@ -49,7 +49,7 @@ export async function channelValues(
     if (to.length === 0) throw field('channel.to', 'The channel.to field needs 1 to 20 addresses.');
     const errors: FieldErrors = {};
     to.forEach((address, index) => {
-      if (!isEmailAddress(address)) errors[`channel.to.${index}`] = ['Not a valid e-mail address.'];
+      if (!isEmailAddress(address)) errors[`channel.to.${index}`] = [EMAIL_PROBLEM];
     });
     if (Object.keys(errors).length > 0) throw unprocessable(errors);
     return { ...empty, channel_type: 'email', email_to: to };

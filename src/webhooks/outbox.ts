@@ -139,6 +139,25 @@ export async function enqueuePing(db: Kysely<Database>, userId: string): Promise
     .executeTakeFirstOrThrow();
 }
 
+/** `d` is the user's delivery, of a workspace the user is still a member of (or a ping). */
+const ownDelivery = (userId: string, deliveryId: string) =>
+  sql`d.id = ${deliveryId} AND d.user_id = ${userId}
+    AND (d.workspace_id IS NULL OR EXISTS (
+      SELECT 1 FROM workspace_members m JOIN workspaces ws ON ws.id = m.workspace_id
+      WHERE m.workspace_id = d.workspace_id AND m.user_id = d.user_id
+        AND ws.deleted_at IS NULL))`;
+
+/** Whether the delivery is one `redeliver` would let the user send again. */
+export async function isOwnDelivery(
+  db: Kysely<Database>,
+  userId: string,
+  deliveryId: string,
+): Promise<boolean> {
+  const { rows } = await sql`
+    SELECT 1 FROM webhook_deliveries d WHERE ${ownDelivery(userId, deliveryId)}`.execute(db);
+  return rows.length > 0;
+}
+
 /**
  * Makes one of the user's finished (delivered or failed) deliveries due again: the same
  * row, so the same X-Footfall-Delivery id and the same rendered body, in a new round of
@@ -152,11 +171,7 @@ export async function redeliver(
   userId: string,
   deliveryId: string,
 ): Promise<DeliveryRecord | 'pending' | undefined> {
-  const mine = sql`d.id = ${deliveryId} AND d.user_id = ${userId}
-    AND (d.workspace_id IS NULL OR EXISTS (
-      SELECT 1 FROM workspace_members m JOIN workspaces ws ON ws.id = m.workspace_id
-      WHERE m.workspace_id = d.workspace_id AND m.user_id = d.user_id
-        AND ws.deleted_at IS NULL))`;
+  const mine = ownDelivery(userId, deliveryId);
   const { rows } = await sql<DeliveryRecord>`
     UPDATE webhook_deliveries d
     SET status = 'pending', attempts = 0, last_status_code = NULL, last_error = '',

@@ -7,7 +7,13 @@ import { fieldError, HttpError, notFound } from '../http/errors.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, UuidParams } from '../http/schemas.js';
 import { publicAddressesOf, type Resolver, UnsafeAddressError } from './address-guard.js';
-import { enqueuePing, redeliver, WEBHOOK_EVENTS, type WebhookEvent } from './outbox.js';
+import {
+  enqueuePing,
+  isOwnDelivery,
+  redeliver,
+  WEBHOOK_EVENTS,
+  type WebhookEvent,
+} from './outbox.js';
 import { DeliverySchema, DeliveryStatusSchema, presentDelivery } from './present.js';
 import { sign } from './signing.js';
 import { findWebhookConfig, saveWebhookConfig, type WebhookConfig } from './store.js';
@@ -182,17 +188,22 @@ export function webhookRoutes(app: Api, deps: AppDeps): void {
         tags,
         summary: 'Send a past delivery again, with the same delivery id and body',
         description:
-          'A delivered or failed delivery starts a new round of attempts: the same X-Footfall-Delivery id and body, a fresh timestamp and signature. Answers 202 with the delivery as the log shows it (pending, attempts 0, redeliveries counted). 409 while it is still pending; 404 for a delivery that is not yours, or of a workspace you are no longer a member of; 422 when no target is configured.',
+          'A delivered or failed delivery starts a new round of attempts: the same X-Footfall-Delivery id and body, a fresh timestamp and signature. Answers 202 with the delivery as the log shows it (pending, attempts 0, redeliveries counted). 404 for a delivery that is not yours, or of a workspace you are no longer a member of (whether or not a target is configured); 409 while it is still pending; 422 when no target is configured.',
         params: UuidParams,
         response: { 202: DeliveryAnswer, ...errorResponses(401, 404, 409, 422, 429) },
       },
     },
     async (request, reply) => {
       const userId = userOf(request);
-      // Without a target nothing can be sent again; that answer depends on no delivery.
+      const id = request.params.uuid;
       const config = await findWebhookConfig(deps.db, deps.keys.encryption, userId);
-      if (!config?.url) throw noTarget();
-      const again = await redeliver(deps.db, userId, request.params.uuid);
+      // Whose delivery it is comes first: an id that is not the caller's is not found,
+      // whatever the caller's configuration.
+      if (!config?.url) {
+        if (!(await isOwnDelivery(deps.db, userId, id))) throw notFound('Delivery not found.');
+        throw noTarget();
+      }
+      const again = await redeliver(deps.db, userId, id);
       if (again === undefined) throw notFound('Delivery not found.');
       if (again === 'pending') {
         throw new HttpError(

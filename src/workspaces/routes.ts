@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { createDemoWorkspace, DEMO_SITE } from '../demo.js';
+import { createDemoWorkspace } from '../demo.js';
+import { spend } from '../http/allowances.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { userOf } from '../http/auth.js';
 import { type FieldErrors, fieldError, notFound, unprocessable } from '../http/errors.js';
@@ -39,7 +40,9 @@ import {
 } from './store.js';
 
 const tags = ['Workspaces'];
-const DEMO_LIMIT = 5;
+// Each demo is 30 days of visits written at once: a few a day are plenty to look around,
+// and counting those made (not those kept) stops delete-and-remake loops.
+const DEMO_PER_DAY = 5;
 const PROBLEM: Record<string, string> = {
   excluded_ip_ranges: 'an IP address or CIDR range',
   hostnames: 'a hostname, *.domain or *',
@@ -48,19 +51,6 @@ const WorkspaceRef = Type.Ref(Workspace);
 
 export function workspaceRoutes(app: Api, deps: AppDeps): void {
   const base = (request: Parameters<typeof baseUrl>[0]) => baseUrl(request, deps.config.publicUrl);
-
-  // One demo at a time per user on this server: a burst of clicks cannot pass the count of
-  // demo workspaces together (several servers may each let one more through).
-  const demoQueue = new Map<string, Promise<unknown>>();
-  const oneDemoAtATime = <T>(userId: string, work: () => Promise<T>): Promise<T> => {
-    const next = (demoQueue.get(userId) ?? Promise.resolve()).catch(() => {}).then(work);
-    demoQueue.set(userId, next);
-    const forget = () => {
-      if (demoQueue.get(userId) === next) demoQueue.delete(userId);
-    };
-    next.then(forget, forget);
-    return next;
-  };
 
   app.get(
     '/v1/workspaces',
@@ -115,38 +105,33 @@ export function workspaceRoutes(app: Api, deps: AppDeps): void {
         tags,
         summary:
           'Create a workspace of your own filled with demo data (synthetic companies and visits)',
-        description: `At most ${DEMO_LIMIT} demo workspaces per user; delete one to make another.`,
-        response: { 201: Wrapped(WorkspaceRef), ...errorResponses(401, 422, 429) },
+        description: `At most ${DEMO_PER_DAY} made per user in any 24 hours, deleted ones included; beyond it 429 with Retry-After, and the message says when another can be made.`,
+        response: { 201: Wrapped(WorkspaceRef), ...errorResponses(401, 429) },
       },
     },
-    (request, reply) =>
-      oneDemoAtATime(userOf(request), async () => {
-        const userId = userOf(request);
-        const { count } = await deps.db
-          .selectFrom('workspace_members as m')
-          .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-          .select((eb) => eb.fn.countAll<number>().as('count'))
-          .where('m.user_id', '=', userId)
-          .where('m.role', '=', 'owner')
-          .where('w.url', '=', DEMO_SITE)
-          .executeTakeFirstOrThrow();
-        if (Number(count) >= DEMO_LIMIT) {
-          throw unprocessable({
-            demo: [
-              `You already have ${DEMO_LIMIT} demo workspaces; delete one (Settings) to load the demo again.`,
-            ],
-          });
-        }
-        const demo = await createDemoWorkspace(deps.db, userId, {
-          days: 30,
-          idleMs: deps.config.sessionIdleSeconds * 1000,
-          usageLimit: deps.config.defaultUsageLimit,
-        });
-        const row = await findWorkspace(deps.db, userId, demo.workspaceId);
-        if (!row) throw notFound('Workspace not found.');
-        reply.status(201);
-        return { success: true, data: presentWorkspace(row, base(request)) };
-      }),
+    async (request, reply) => {
+      const userId = userOf(request);
+      await spend(deps.db, [
+        {
+          scope: 'demo:user',
+          subjectId: userId,
+          amount: 1,
+          limit: DEMO_PER_DAY,
+          windowSeconds: 86_400,
+          rule: `You can make at most ${DEMO_PER_DAY} demo workspaces a day, deleted ones included`,
+          unit: 'demo workspaces',
+        },
+      ]);
+      const demo = await createDemoWorkspace(deps.db, userId, {
+        days: 30,
+        idleMs: deps.config.sessionIdleSeconds * 1000,
+        usageLimit: deps.config.defaultUsageLimit,
+      });
+      const row = await findWorkspace(deps.db, userId, demo.workspaceId);
+      if (!row) throw notFound('Workspace not found.');
+      reply.status(201);
+      return { success: true, data: presentWorkspace(row, base(request)) };
+    },
   );
 
   app.get(

@@ -29,6 +29,14 @@ const ORGS = [
     domain: 'societe.example',
     name: 'Société Générale — Zürich',
   },
+  // Formulas after a separator: a spreadsheet that splits on `;` or `,` would run them.
+  {
+    ip: '81.2.77.1',
+    network: '81.2.77.0/24',
+    domain: 'semicolon.example',
+    name: 'safe;=HYPERLINK("http://x.example","click")',
+  },
+  { ip: '81.2.78.1', network: '81.2.78.0/24', domain: 'after-comma.example', name: 'x,@SUM(1)' },
 ] as const;
 const DAY = (d: number, time = '10:00') => Date.parse(`2026-05-0${d}T${time}:00Z`);
 const PAGE = (path: string) => `https://site.example/${path}`;
@@ -43,6 +51,7 @@ interface Csv {
   status: number;
   type: string | null;
   disposition: string | null;
+  text: string;
   rows: string[][];
 }
 async function csv(path: string, token?: string): Promise<Csv> {
@@ -54,11 +63,22 @@ async function csv(path: string, token?: string): Promise<Csv> {
     status: response.status,
     type: response.headers.get('content-type'),
     disposition: response.headers.get('content-disposition'),
+    text,
     rows: response.ok ? parse(text, { bom: true, relax_column_count: false }) : [],
   };
 }
-/** A spreadsheet-safe cell as the export writes text. */
-const safe = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+/** A spreadsheet-safe cell as the export writes text (contract §15). */
+function safe(text: string): string {
+  const inside = text.replace(/([;,]\s*)([=+\-@])/g, "$1'$2");
+  return /^[=+\-@\t\r]/.test(inside) ? `'${inside}` : inside;
+}
+/** Cells that, split on `;` and `,` as some spreadsheets do, would start with a formula. */
+function formulas(rows: string[][]): string[] {
+  return rows
+    .flat()
+    .filter((cell) => !/^-?\d+(\.\d+)?$/.test(cell)) // numbers are written as numbers
+    .filter((cell) => cell.split(/[;,]/).some((part) => /^[=+\-@]/.test(part.trimStart())));
+}
 
 beforeAll(async () => {
   t = await startTestApp({ TRUST_PROXY: '127.0.0.1', PUBLIC_URL });
@@ -205,6 +225,22 @@ describe('CSV exports', () => {
     expect(byName.has(`'@SUM(A1:A2)`)).toBe(true);
     expect(byName.has(`'+49 Trading`)).toBe(true);
     expect(byName.has(`'-Minus AG`)).toBe(true);
+  });
+
+  it('leaves no formula after a `;` or `,` for spreadsheets that split on them (contract §15)', async () => {
+    const organisations = await csv(`/v1/workspaces/${ws}/organisations.csv`, token);
+    const names = organisations.rows.slice(1).map((row) => row[0]);
+    expect(names).toContain(`safe;'=HYPERLINK("http://x.example","click")`);
+    expect(names).toContain(`x,'@SUM(1)`);
+    // Quoted too, so a spreadsheet that splits on `;` keeps the cell whole.
+    expect(organisations.text).toContain(`"safe;'=HYPERLINK(""http://x.example"",""click"")"`);
+    expect(formulas(organisations.rows)).toEqual([]);
+    const sessions = await csv(
+      `/v1/workspaces/${ws}/sessions.csv?date_from=2026-05-01&date_to=2026-05-04`,
+      token,
+    );
+    expect(sessions.rows.length).toBeGreaterThan(1);
+    expect(formulas(sessions.rows)).toEqual([]);
   });
 
   it('takes the list’s filters: name, dates, segment and ad hoc filters', async () => {

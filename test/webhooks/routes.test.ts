@@ -257,6 +257,35 @@ describe('POST /radar/operator/v1/webhooks/deliveries/{uuid}/redeliver', () => {
     });
   });
 
+  it('answers 404 for an id that is not the caller’s before saying anything about a target', async () => {
+    await withReceiver(async (receiver) => {
+      const owner = await operatorWith(t, receiver.url);
+      const ping = (await owner.api('POST', `${path}/test`)).body.data;
+      await until(() => receiver.received.length > 0);
+      const notFound = { success: false, message: 'Delivery not found.' };
+      // A user who never set a target.
+      const stranger = client(t.url, (await t.operator()).token);
+      for (const id of [ping.uuid, crypto.randomUUID()]) {
+        const answer = await stranger('POST', `${path}/deliveries/${id}/redeliver`);
+        expect(answer.status, id).toBe(404);
+        expect(answer.body).toEqual(notFound);
+      }
+      // The owner with delivery switched off: their own delivery is 422, others 404.
+      expect((await owner.api('PATCH', path, { delivery: { webhook_url: null } })).status).toBe(
+        200,
+      );
+      const random = await owner.api('POST', `${path}/deliveries/${crypto.randomUUID()}/redeliver`);
+      expect(random.status).toBe(404);
+      expect(random.body).toEqual(notFound);
+      expectFieldError(
+        await owner.api('POST', `${path}/deliveries/${ping.uuid}/redeliver`),
+        'delivery.webhook_url',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(receiver.received).toHaveLength(1);
+    });
+  });
+
   it('refuses a delivery that is still pending with 409', async () => {
     const silent = await startSlowReceiver('silent');
     try {

@@ -914,7 +914,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Invite someone by e-mail (a single-use link, valid 7 days) */
+        /**
+         * Invite someone by e-mail (a single-use link, valid 7 days)
+         * @description With SMTP_URL set, each invite is one e-mail of the mail budget: MAIL_PER_USER_PER_MINUTE per user (default 60) and MAIL_PER_WORKSPACE_PER_MINUTE per workspace (default 120); beyond it 429 with Retry-After, and no invite is made.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1589,7 +1592,7 @@ export interface paths {
         put?: never;
         /**
          * Create a workspace of your own filled with demo data (synthetic companies and visits)
-         * @description At most 5 demo workspaces per user; delete one to make another.
+         * @description At most 5 made per user in any 24 hours, deleted ones included; beyond it 429 with Retry-After, and the message says when another can be made.
          */
         post: {
             parameters: {
@@ -1614,15 +1617,6 @@ export interface paths {
                 };
                 /** @description Every error answer (contract §2). */
                 401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error answer (contract §2). */
-                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5268,7 +5262,7 @@ export interface paths {
         put?: never;
         /**
          * Send a past delivery again, with the same delivery id and body
-         * @description A delivered or failed delivery starts a new round of attempts: the same X-Footfall-Delivery id and body, a fresh timestamp and signature. Answers 202 with the delivery as the log shows it (pending, attempts 0, redeliveries counted). 409 while it is still pending; 404 for a delivery that is not yours, or of a workspace you are no longer a member of; 422 when no target is configured.
+         * @description A delivered or failed delivery starts a new round of attempts: the same X-Footfall-Delivery id and body, a fresh timestamp and signature. Answers 202 with the delivery as the log shows it (pending, attempts 0, redeliveries counted). 404 for a delivery that is not yours, or of a workspace you are no longer a member of (whether or not a target is configured); 409 while it is still pending; 422 when no target is configured.
          */
         post: {
             parameters: {
@@ -5900,7 +5894,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a sample alert at once (through the outbox, marked as a test, about a sample organisation) */
+        /**
+         * Send a sample alert at once (through the outbox, marked as a test, about a sample organisation)
+         * @description At most 10 test sends a minute per workspace, whatever the channel. An e-mail rule's test is also one e-mail per address of the mail budget (MAIL_PER_USER_PER_MINUTE, MAIL_PER_WORKSPACE_PER_MINUTE). Beyond either, 429 with Retry-After, and nothing is queued.
+         */
         post: {
             parameters: {
                 query?: never;
