@@ -160,12 +160,24 @@ async function attempt(
   const finish = (values: Changes) => write({ ...values, claim_id: null });
   try {
     const rule = await db
-      .selectFrom('notification_rules')
-      .selectAll()
-      .where('workspace_id', '=', delivery.workspace_id)
-      .where('id', '=', delivery.rule_id)
+      .selectFrom('notification_rules as r')
+      .innerJoin('workspaces as w', 'w.id', 'r.workspace_id')
+      .selectAll('r')
+      .where('r.workspace_id', '=', delivery.workspace_id)
+      .where('r.id', '=', delivery.rule_id)
+      .where('w.deleted_at', 'is', null)
       .executeTakeFirst();
-    if (!rule) return 'done'; // deleted meanwhile: its deliveries went with it
+    if (!rule) {
+      // The rule is gone, or its workspace was deleted (an alert queued as the delete
+      // committed): dropped, not sent.
+      await db
+        .deleteFrom('notification_deliveries')
+        .where('workspace_id', '=', delivery.workspace_id)
+        .where('id', '=', delivery.id)
+        .where('claim_id', '=', delivery.claim_id)
+        .execute();
+      return 'done';
+    }
     if (!rule.enabled && !delivery.test) {
       await finish({ status: 'failed', last_error: 'The rule was switched off.' });
       return 'done';
