@@ -61,11 +61,15 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-footfall-csrf"]'],
       // No client address in the log: raw IPs are never stored, logs included.
       serializers: {
-        // One-time link secrets in a path would let a log reader use the link first.
+        // One-time link secrets in a path would let a log reader use the link first, and an
+        // unsubscribe token would let them unsubscribe its address.
         req: (request) => ({
           id: request.id,
           method: request.method,
-          url: request.url.replace(/^(\/(?:auth\/)?(?:setup|reset|invites?)\/)[^/?]+/, '$1…'),
+          url: request.url.replace(
+            /^(\/(?:(?:auth\/)?(?:setup|reset|invites?)|notifications\/unsubscribe)\/)[^/?]+/,
+            '$1…',
+          ),
         }),
         err: errorForLog,
       },

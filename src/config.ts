@@ -18,6 +18,11 @@ export interface Config {
   webhookRetrySeconds: number[];
   /** The whole of one webhook attempt (connect, send, status line) must fit in this. */
   webhookTimeoutSeconds: number;
+  /**
+   * How long a claimed notification delivery stays with its server unrenewed: renewed every
+   * third of it while the attempt runs, so it bounds how soon a crashed server's is retried.
+   */
+  notificationLeaseSeconds: number;
   /** How often segments with relative-date conditions are computed again. */
   segmentRefreshSeconds: number;
   allowPrivateWebhooks: boolean;
@@ -178,6 +183,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     ingestTallyMs: integer(env, 'INGEST_TALLY_MS', 5000, 10, 600_000),
     webhookRetrySeconds: retrySchedule(env),
     webhookTimeoutSeconds: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 30),
+    notificationLeaseSeconds: integer(env, 'NOTIFICATION_LEASE_SECONDS', 60, 3, 3600),
     segmentRefreshSeconds: integer(env, 'SEGMENT_REFRESH_SECONDS', 60, 1, 86_400),
     allowPrivateWebhooks: boolean(env, 'ALLOW_PRIVATE_WEBHOOKS', false),
     geoipCityDb:

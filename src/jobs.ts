@@ -6,7 +6,7 @@ import { runPeriodically } from './db/periodic.js';
 import type { Api, AppDeps } from './http/api.js';
 import { createMailer } from './mail/transport.js';
 import { sendDueDigests } from './notifications/digests.js';
-import { deliverNotifications, publicBase } from './notifications/worker.js';
+import { publicBase, startNotificationWorker } from './notifications/worker.js';
 import { runRetentionIfDue } from './privacy/retention.js';
 import { runSegmentWorker } from './segments/worker.js';
 import { startDeliveryWorker } from './webhooks/worker.js';
@@ -60,15 +60,18 @@ export function backgroundJobs(
     {
       name: 'notification-deliveries',
       everyMs: 500,
-      run: () =>
-        deliverNotifications({
-          db,
-          config,
-          encryptionKey: deps.keys.encryption,
-          mailer: notificationMailer,
-          resolve: deps.resolve,
-          log: (message) => log.error(message),
-        }),
+      start: (everyMs) =>
+        startNotificationWorker(
+          {
+            db,
+            config,
+            encryptionKey: deps.keys.encryption,
+            mailer: notificationMailer,
+            resolve: deps.resolve,
+            log: (message) => log.error(message),
+          },
+          everyMs,
+        ),
     },
     {
       // Every minute on every server; each digest period is sent once (digest_periods).

@@ -416,6 +416,8 @@ export interface NotificationDeliveryTable {
   data: unknown;
   payload: string | null;
   sent_to: Generated<string[]>;
+  /** The claim of the attempt in progress (a fresh id each claim); writes are fenced by it. */
+  claim_id: string | null;
   status: Generated<string>;
   attempts: Generated<number>;
   last_status_code: number | null;

@@ -8,6 +8,8 @@ export interface Mail {
   html: string;
   /** Extra headers, e.g. List-Unsubscribe (RFC 2369, RFC 8058). */
   headers?: Record<string, string>;
+  /** Aborts the message: its connection is closed, so the server does not take it. */
+  signal?: AbortSignal;
 }
 
 export interface Mailer {

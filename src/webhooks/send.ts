@@ -2,10 +2,46 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { abortable } from '../outbox/delivery-loop.js';
+import {
+  addressesOf,
+  publicAddressesOf,
+  type Resolver,
+  systemResolver,
+  UnsafeAddressError,
+} from './address-guard.js';
 
 export interface Sent {
   status: number | null;
   error: string;
+}
+
+/**
+ * POSTs to `url` through the address guard (https and public addresses only, unless
+ * `allowPrivate`), connecting to the address that was checked; the lookup counts against
+ * `signal`, the attempt's deadline, like the rest of the attempt.
+ */
+export async function postChecked(
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  options: { allowPrivate: boolean; resolve?: Resolver; signal: AbortSignal },
+): Promise<Sent> {
+  const { allowPrivate, signal } = options;
+  const resolve = options.resolve ?? systemResolver;
+  try {
+    let addresses: Promise<[string, ...string[]]>;
+    if (allowPrivate) {
+      addresses = addressesOf(url, resolve);
+    } else {
+      if (url.protocol !== 'https:') throw new UnsafeAddressError('The URL is not https.');
+      addresses = publicAddressesOf(url, resolve);
+    }
+    const [address] = await abortable(addresses, signal);
+    return await post(url, body, headers, { address, signal });
+  } catch (error) {
+    return { status: null, error: (error as Error).message };
+  }
 }
 
 /**

@@ -1,17 +1,12 @@
 import { type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { Config } from '../config.js';
-import { runPeriodically } from '../db/periodic.js';
 import type { Database, WebhookDeliveryTable } from '../db/schema.js';
-import {
-  addressesOf,
-  publicAddressesOf,
-  type Resolver,
-  systemResolver,
-  UnsafeAddressError,
-} from './address-guard.js';
+import { deadline, startDeliveryLoop } from '../outbox/delivery-loop.js';
+import { settle } from '../outbox/retry.js';
+import type { Resolver } from './address-guard.js';
 import { renderBody } from './body.js';
 import { enqueueEndedSessions } from './outbox.js';
-import { post, type Sent } from './send.js';
+import { postChecked, type Sent } from './send.js';
 import { sign } from './signing.js';
 import { findWebhookConfig } from './store.js';
 
@@ -38,72 +33,28 @@ type Delivery = Selectable<WebhookDeliveryTable>;
 
 /**
  * The webhook worker: finds ended sessions, then claims due deliveries (SKIP LOCKED, so
- * any number of servers can run it) and sends, signs and reschedules each on its own:
- * nothing waits for a delivery but its own bookkeeping.
+ * any number of servers can run it) and sends, signs and reschedules each on its own, in
+ * the shared delivery loop, at most PER_USER in flight for one user.
  */
 export function startDeliveryWorker(deps: WorkerDeps, pollMs = 500): { stop(): Promise<void> } {
-  const perUser = new Map<string, number>();
-  const running = new Set<Promise<void>>();
-  const stopping = new AbortController();
-  let filling: Promise<void> | null = null;
-  // Set when the last fill ran out of slots, so a finished delivery makes room for the next.
-  let more = false;
-
-  const start = (delivery: Delivery) => {
-    const user = delivery.user_id;
-    perUser.set(user, (perUser.get(user) ?? 0) + 1);
-    const done = attempt(deps, delivery, stopping.signal)
-      .catch((error) => deps.log(`webhook delivery ${delivery.id}: ${(error as Error).message}`))
-      .finally(() => {
-        running.delete(done);
-        const left = (perUser.get(user) ?? 1) - 1;
-        if (left > 0) perUser.set(user, left);
-        else perUser.delete(user);
-        if (more) fill();
-      });
-    running.add(done);
-  };
-
-  // Claims into the free slots until they are full or nothing more is due.
-  const claimWhileFree = async () => {
-    for (;;) {
-      const free = IN_FLIGHT - running.size;
-      more = free === 0;
-      if (free === 0) return;
-      const claimed = await claim(deps.db, free, perUser);
-      if (stopping.signal.aborted) return release(deps.db, claimed);
-      for (const delivery of claimed) start(delivery);
-      if (claimed.length === 0) return;
-    }
-  };
-  // One claimer at a time, so the caps are counted right.
-  const fill = (): Promise<void> => {
-    if (stopping.signal.aborted) return Promise.resolve();
-    filling ??= claimWhileFree()
-      .catch((error) => deps.log(`webhook worker: ${(error as Error).message}`))
-      .finally(() => {
-        filling = null;
-      });
-    return filling;
-  };
-
-  const ticks = runPeriodically(async () => {
-    try {
-      await enqueueEndedSessions(deps.db, deps.config.sessionIdleSeconds);
-    } catch (error) {
-      deps.log(`webhook worker: ${(error as Error).message}`);
-    }
-    await fill();
-  }, pollMs);
-
-  return {
-    async stop() {
-      await ticks.stop();
-      stopping.abort(new Error('the server stopped during the attempt'));
-      await filling;
-      await Promise.all(running);
+  return startDeliveryLoop<Delivery>(
+    {
+      inFlight: IN_FLIGHT,
+      perTenant: PER_USER,
+      tenantOf: (delivery) => delivery.user_id,
+      claim: (free, busy) => claim(deps.db, free, busy),
+      attempt: (delivery, signal) => attempt(deps, delivery, signal),
+      release: (deliveries) => release(deps.db, deliveries),
+      beforeClaim: () => enqueueEndedSessions(deps.db, deps.config.sessionIdleSeconds),
+      failed: (error, delivery) =>
+        deps.log(
+          delivery
+            ? `webhook delivery ${delivery.id}: ${error.message}`
+            : `webhook worker: ${error.message}`,
+        ),
     },
-  };
+    pollMs,
+  );
 }
 
 /**
@@ -113,7 +64,7 @@ export function startDeliveryWorker(deps: WorkerDeps, pollMs = 500): { stop(): P
 async function claim(
   db: Kysely<Database>,
   free: number,
-  perUser: Map<string, number>,
+  perUser: ReadonlyMap<string, number>,
 ): Promise<Delivery[]> {
   const users = [...perUser.keys()];
   const inFlight = users.map((user) => perUser.get(user) as number);
@@ -155,14 +106,18 @@ async function release(db: Kysely<Database>, deliveries: Delivery[]): Promise<vo
     .execute();
 }
 
-async function attempt(deps: WorkerDeps, delivery: Delivery, stopping: AbortSignal): Promise<void> {
+async function attempt(
+  deps: WorkerDeps,
+  delivery: Delivery,
+  stopping: AbortSignal,
+): Promise<'done' | 'unfinished'> {
   const { db, config } = deps;
   const finish = (values: Updateable<WebhookDeliveryTable>) =>
     db.updateTable('webhook_deliveries').set(values).where('id', '=', delivery.id).execute();
   const target = await findWebhookConfig(db, deps.encryptionKey, delivery.user_id);
   if (!target?.url) {
     await finish({ status: 'failed', last_error: 'Webhook delivery was switched off.' });
-    return;
+    return 'done';
   }
   let body = delivery.body;
   if (body === null) {
@@ -170,31 +125,9 @@ async function attempt(deps: WorkerDeps, delivery: Delivery, stopping: AbortSign
     await finish({ body });
   }
   const outcome = await send(deps, delivery, new URL(target.url), body, target.secret, stopping);
-  if (stopping.aborted && outcome.status === null) {
-    await release(db, [delivery]);
-    return;
-  }
-  if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) {
-    await finish({
-      status: 'delivered',
-      last_status_code: outcome.status,
-      last_error: '',
-      delivered_at: new Date(),
-    });
-    return;
-  }
-  const schedule = config.webhookRetrySeconds;
-  const error = outcome.error || `answered ${outcome.status}`;
-  if (delivery.attempts > schedule.length) {
-    await finish({ status: 'failed', last_status_code: outcome.status, last_error: error });
-  } else {
-    const delay = schedule[delivery.attempts - 1] as number;
-    await finish({
-      last_status_code: outcome.status,
-      last_error: error,
-      next_attempt_at: new Date(Date.now() + delay * 1000),
-    });
-  }
+  if (stopping.aborted && outcome.status === null) return 'unfinished';
+  await finish(settle(outcome, delivery.attempts, config.webhookRetrySeconds));
+  return 'done';
 }
 
 /** One attempt within the deadline: the address check, connecting, sending, the status line. */
@@ -206,28 +139,10 @@ async function send(
   secret: string,
   stopping: AbortSignal,
 ): Promise<Sent> {
-  const seconds = deps.config.webhookTimeoutSeconds;
-  const deadline = new AbortController();
-  const timer = setTimeout(
-    () => deadline.abort(new Error(`no answer within ${seconds} s`)),
-    seconds * 1000,
-  );
-  const stop = () => deadline.abort(stopping.reason);
-  if (stopping.aborted) stop();
-  stopping.addEventListener('abort', stop, { once: true });
-  const { signal } = deadline;
+  const attempt = deadline(stopping, deps.config.webhookTimeoutSeconds);
   try {
-    const resolve = deps.resolve ?? systemResolver;
-    let addresses: Promise<[string, ...string[]]>;
-    if (deps.config.allowPrivateWebhooks) {
-      addresses = addressesOf(url, resolve);
-    } else {
-      if (url.protocol !== 'https:') throw new UnsafeAddressError('The webhook URL is not https.');
-      addresses = publicAddressesOf(url, resolve);
-    }
-    const [address] = await abortable(addresses, signal);
     const timestamp = String(Math.floor(Date.now() / 1000));
-    return await post(
+    return await postChecked(
       url,
       body,
       {
@@ -238,22 +153,13 @@ async function send(
         'x-footfall-timestamp': timestamp,
         'x-footfall-signature': sign(secret, `${timestamp}.${body}`),
       },
-      { address, signal },
+      {
+        allowPrivate: deps.config.allowPrivateWebhooks,
+        resolve: deps.resolve,
+        signal: attempt.signal,
+      },
     );
-  } catch (error) {
-    return { status: null, error: (error as Error).message };
   } finally {
-    clearTimeout(timer);
-    stopping.removeEventListener('abort', stop);
+    attempt.clear();
   }
-}
-
-/** `promise`, or the signal's reason once it aborts (a lookup cannot itself be cancelled). */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const abort = () => reject(signal.reason);
-    if (signal.aborted) abort();
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
 }

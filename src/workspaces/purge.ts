@@ -8,8 +8,9 @@ const GRACE_SECONDS = 5;
 
 /**
  * Marks a workspace deleted: at once it is gone from every answer (no members), its
- * tracking script ids are refused by the collector (404) and its pending webhook deliveries
- * and invites are dropped. The purge job removes the rest.
+ * tracking script ids are refused by the collector (404) and its pending webhook and
+ * notification deliveries and invites are dropped, so nothing queued is sent afterwards.
+ * The purge job removes the rest.
  */
 export async function deleteWorkspace(db: Kysely<Database>, workspaceId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -23,6 +24,11 @@ export async function deleteWorkspace(db: Kysely<Database>, workspaceId: string)
     await trx.deleteFrom('invites').where('workspace_id', '=', workspaceId).execute();
     await trx
       .deleteFrom('webhook_deliveries')
+      .where('workspace_id', '=', workspaceId)
+      .where('status', '=', 'pending')
+      .execute();
+    await trx
+      .deleteFrom('notification_deliveries')
       .where('workspace_id', '=', workspaceId)
       .where('status', '=', 'pending')
       .execute();
