@@ -264,7 +264,7 @@ function start(stub: Footfall | undefined) {
   listen('popstate', changed);
   listen('input', (event) => {
     const form = (event.target as HTMLInputElement).form;
-    if (form && !startedForms.has(form)) startedForms.set(form, now());
+    if (form) startedForms.set(form, startedForms.get(form) || now());
   });
   listen('submit', (event) => formEvent('form_submit', event.target as HTMLFormElement));
   // A reset form is back to its defaults: nothing the visitor typed is left to abandon.
