@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import { loadKeys } from './auth/keys.js';
 import { createLink } from './auth/links.js';
@@ -51,14 +52,16 @@ export async function serve(config: Config): Promise<void> {
   if ((await countUsers(database.db)) === 0) {
     // A one-time link (kept only as a hash): whoever reads this log creates the first account.
     const secret = await createLink(database.db, 'setup', null);
+    // The port the server got, which PORT=0 leaves to the system.
+    const origin = publicOrigin(config, (app.server.address() as AddressInfo).port);
     say(
       `No account yet. Open this one-time link to create the first one (valid 24 hours):\n` +
-        `  ${publicOrigin(config)}/setup/${secret}\n` +
+        `  ${origin}/setup/${secret}\n` +
         'or, from a shell (the server can keep running):\n' +
         '  npx --no footfall users create --email you@example.com --password-stdin\n' +
         '  npx --no footfall tokens create --email you@example.com\n' +
         'then call the API with: curl -H "Authorization: Bearer <token>" ' +
-        `${publicOrigin(config)}/v1/workspaces  (reference: /docs)`,
+        `${origin}/v1/workspaces  (reference: ${origin}/docs)`,
     );
   }
 }
