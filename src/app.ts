@@ -25,7 +25,7 @@ import {
   registerErrorHandling,
 } from './http/error-handler.js';
 import { badRequest, HttpError } from './http/errors.js';
-import { errorForLog } from './http/log.js';
+import { errorForLog, RequestLog, requestForLog } from './http/log.js';
 import { metricsAccess } from './http/metrics-access.js';
 import { ErrorBody } from './http/schemas.js';
 import { addSecurityHeaders, docsPolicy } from './http/security-headers.js';
@@ -59,21 +59,9 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-footfall-csrf"]'],
-      // No client address in the log: raw IPs are never stored, logs included.
-      serializers: {
-        // One-time link secrets in a path would let a log reader use the link first, and an
-        // unsubscribe token would let them unsubscribe its address.
-        req: (request) => ({
-          id: request.id,
-          method: request.method,
-          url: request.url.replace(
-            /^(\/(?:(?:auth\/)?(?:setup|reset|invites?)|notifications\/unsubscribe)\/)[^/?]+/,
-            '$1…',
-          ),
-        }),
-        err: errorForLog,
-      },
+      serializers: { req: requestForLog, err: errorForLog },
     },
+    logController: new RequestLog(),
     trustProxy:
       typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,

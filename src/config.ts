@@ -58,6 +58,8 @@ export interface Config {
   mailPerWorkspacePerMinute: number;
 }
 
+export const DEFAULT_PORT = 3000;
+
 /** A setting with a bad value; start-up stops with this message. */
 export class ConfigError extends Error {
   constructor(
@@ -171,7 +173,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     throw new ConfigError('METRICS_TOKEN', 'must be at least 16 printable characters, no spaces');
   }
   return {
-    port: integer(env, 'PORT', 3000, 0, 65535),
+    port: integer(env, 'PORT', DEFAULT_PORT, 0, 65535),
     host: text(env, 'HOST') ?? '0.0.0.0',
     publicUrl: publicUrl?.replace(/\/+$/, '') ?? null,
     databaseUrl: absoluteUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
@@ -217,7 +219,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   };
 }
 
-/** Where people reach this server: PUBLIC_URL, else this machine on PORT (for links in logs). */
-export function publicOrigin(config: Config): string {
-  return config.publicUrl ?? `http://localhost:${config.port}`;
+/**
+ * Where people reach this server: PUBLIC_URL, else this machine on PORT, or on `port` when
+ * the server knows the one it got (PORT=0), for links in logs and the CLI's hints.
+ */
+export function publicOrigin(config: Config, port = config.port): string {
+  return config.publicUrl ?? `http://localhost:${port}`;
 }

@@ -5,7 +5,7 @@ import { createLink, dropSetupLinks } from './auth/links.js';
 import { passwordProblem } from './auth/passwords.js';
 import { parseDuration, Tokens } from './auth/tokens.js';
 import { createUser, findUserByEmail, setPassword } from './auth/users.js';
-import { type Config, ConfigError, loadConfig, publicOrigin } from './config.js';
+import { type Config, ConfigError, DEFAULT_PORT, loadConfig, publicOrigin } from './config.js';
 import { type Db, openDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
 import { createDemo } from './demo.js';
@@ -102,6 +102,13 @@ export function cli(config: () => Config): Command {
         const user = await createUser(database.db, options.email, options.name, password);
         await dropSetupLinks(database.db);
         console.log(user.id);
+        // On stderr: scripts read the uuid alone from stdout (contract §11).
+        const origin = publicOrigin(config());
+        process.stderr.write(
+          password
+            ? `footfall: ${user.email} can sign in at ${origin}\n`
+            : `footfall: to sign in at ${origin}, ${user.email} needs a password: npx --no footfall users reset-link --email ${user.email}\n`,
+        );
       }),
     );
   users
@@ -194,8 +201,7 @@ export function cli(config: () => Config): Command {
           name: options.name?.trim() || defaultWorkspaceName(url),
           usageLimit: settings.defaultUsageLimit,
         });
-        const base = settings.publicUrl ?? `http://localhost:${settings.port}`;
-        console.log(JSON.stringify(presentWorkspace(row, base), null, 2));
+        console.log(JSON.stringify(presentWorkspace(row, publicOrigin(settings)), null, 2));
       }),
     );
 
@@ -227,14 +233,14 @@ export function cli(config: () => Config): Command {
           idleMs: settings.sessionIdleSeconds * 1000,
           usageLimit: settings.defaultUsageLimit,
         });
-        const base = settings.publicUrl ?? `http://localhost:${settings.port}`;
+        const base = publicOrigin(settings);
         const today = new Date().toISOString().slice(0, 10);
         const from = new Date(Date.now() - options.days * 86_400_000).toISOString().slice(0, 10);
         console.log(
           [
             `Demo workspace ${demo.workspaceId}: ${demo.organisations} organisations, ${demo.sessions} sessions, ${demo.events} events over ${options.days} days.`,
             '',
-            'With the server running (npm start), look at it:',
+            `With the server running (${startCommand(settings)}), look at it:`,
             `  TOKEN=${demo.token}`,
             `  curl -s -H "Authorization: Bearer $TOKEN" "${base}/v1/workspaces/${demo.workspaceId}/organisations"`,
             `  curl -s -H "Authorization: Bearer $TOKEN" "${base}/v1/workspaces/${demo.workspaceId}/sessions?date_from=${from}&date_to=${today}"`,
@@ -382,6 +388,10 @@ function reportImport(summary: ImportSummary, what: string): void {
   console.log(`${summary.taken} ${what} taken, ${summary.refused.length} refused`);
   if (summary.taken === 0 && summary.refused.length > 0) process.exitCode = 1;
 }
+
+/** How to start the server these settings describe, for the hints that name its address. */
+const startCommand = (config: Config) =>
+  config.port === DEFAULT_PORT ? 'npm start' : `PORT=${config.port} npm start`;
 
 let loaded: Config | undefined;
 const config = () => {

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
 import { loadKeys } from './auth/keys.js';
@@ -15,6 +16,7 @@ export async function serve(config: Config): Promise<void> {
   const say = (message: string) => process.stderr.write(`footfall: ${message}\n`);
   const database = await openDatabase(config, 'server', say);
   let app: Awaited<ReturnType<typeof buildApp>>;
+  let built: typeof app | undefined;
   try {
     const applied = await migrate(database.db);
     if (applied.length > 0) say(`applied migrations: ${applied.join(', ')}`);
@@ -24,11 +26,14 @@ export async function serve(config: Config): Promise<void> {
     );
     const keys = await loadKeys(config);
     const tokens = new Tokens(database.db, keys.tokenSigning);
-    app = await buildApp({ config, db: database.db, keys, tokens });
-    await app.listen({ port: config.port, host: config.host });
+    built = await buildApp({ config, db: database.db, keys, tokens });
+    await built.listen({ port: config.port, host: config.host });
+    app = built;
   } catch (error) {
+    // The app's jobs started with it: stopped before the database they use goes.
+    await built?.close();
     await database.close();
-    throw error;
+    throw listenProblem(error, config) ?? error;
   }
 
   let stopping = false;
@@ -50,14 +55,16 @@ export async function serve(config: Config): Promise<void> {
   if ((await countUsers(database.db)) === 0) {
     // A one-time link (kept only as a hash): whoever reads this log creates the first account.
     const secret = await createLink(database.db, 'setup', null);
+    // The port the server got, which PORT=0 leaves to the system.
+    const origin = publicOrigin(config, (app.server.address() as AddressInfo).port);
     say(
       `No account yet. Open this one-time link to create the first one (valid 24 hours):\n` +
-        `  ${publicOrigin(config)}/setup/${secret}\n` +
+        `  ${origin}/setup/${secret}\n` +
         'or, from a shell (the server can keep running):\n' +
         '  npx --no footfall users create --email you@example.com --password-stdin\n' +
         '  npx --no footfall tokens create --email you@example.com\n' +
         'then call the API with: curl -H "Authorization: Bearer <token>" ' +
-        `${publicOrigin(config)}/v1/workspaces  (reference: /docs)`,
+        `${origin}/v1/workspaces  (reference: ${origin}/docs)`,
     );
   }
 }
@@ -79,4 +86,27 @@ async function reportMail(config: Config, log: FastifyBaseLogger): Promise<void>
   } else {
     log.info(`e-mail goes through ${mailServerName(config.smtpUrl)}`);
   }
+}
+
+/**
+ * What to do when the port cannot be had, in one line (the CLI prints it without a stack):
+ * a port in use, one below 1024 without the privilege, or a HOST this machine does not have.
+ */
+function listenProblem(error: unknown, config: Config): Error | undefined {
+  const where = `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  switch ((error as { code?: unknown }).code) {
+    case 'EADDRINUSE':
+      return new Error(
+        `${where} is already in use (another Footfall, or another server?): stop it, or choose another port, e.g. PORT=${config.port + 1} npm start`,
+      );
+    case 'EACCES':
+      return new Error(
+        `no permission to listen on ${where}${config.port < 1024 ? ' (ports below 1024 need privileges)' : ''}: choose another port, e.g. PORT=${config.port < 1024 ? 3000 : config.port + 1} npm start, with a proxy in front if it must be ${config.port}`,
+      );
+    case 'EADDRNOTAVAIL':
+      return new Error(
+        `${config.host} is not an address of this machine: choose another HOST, e.g. HOST=0.0.0.0 npm start for all of them`,
+      );
+  }
+  return undefined;
 }

@@ -337,7 +337,69 @@ describe('sensitive query parameters', () => {
     const events = await storedEvents(ws.id);
     const stored = JSON.stringify(events);
     for (const secret of ['pw-123', 'tok-456', '4111']) expect(stored).not.toContain(secret);
-    expect(events.map((e) => e.url)).toContain('https://acme-site.com/thanks?email=a%40b.co');
+    expect(events.map((e) => e.url)).toContain('https://acme-site.com/thanks');
+  });
+
+  it('never keep an e-mail address, from an old tracker or any other client, and keep the rest', async () => {
+    const ws = await newWorkspace();
+    const now = Date.now();
+    const answer = await collect(
+      visit(ws.script, [
+        {
+          // What a GET sign-up form leaves in the next page's address.
+          ...pageview(
+            'https://acme-site.com/welcome?email=jane%40acme.com&invite_token=INV-77&plan=pro&utm_source=mail',
+            now,
+          ),
+          referrer: 'https://webmail.example/read?from=bob@partner.example&folder=inbox',
+        },
+        {
+          type: 'click',
+          ts: now + 1,
+          url: 'https://acme-site.com/welcome?contact=jane%2540acme.com&plan=pro',
+          href: 'https://out.example/share?to=jane.doe%40acme.co.uk&ref=acme',
+          text: 'Share',
+        },
+        {
+          type: 'form_submit',
+          ts: now + 2,
+          url: 'https://acme-site.com/newsletter?jane@acme.com',
+          form_id: 'newsletter',
+          fields: [{ name: 'email', value: 'jane@acme.com' }],
+        },
+      ]),
+      from(ACME_IP),
+    );
+    expect(answer.status).toBe(202);
+
+    const today = new Date().toISOString().slice(0, 10);
+    const { body } = await api('GET', `/v1/workspaces/${ws.id}/sessions?date=${today}`);
+    const [session] = body.data;
+    expect(session.views.map((view: { url: string }) => view.url)).toEqual([
+      'https://acme-site.com/welcome?plan=pro&utm_source=mail',
+    ]);
+    expect(session.referrer).toBe('https://webmail.example/read?folder=inbox');
+    expect(session.events).toEqual([
+      expect.objectContaining({ event_type: 'pageview' }),
+      expect.objectContaining({
+        event_type: 'click',
+        url: 'https://acme-site.com/welcome?plan=pro',
+        properties: [
+          { name: 'href', value: 'https://out.example/share?ref=acme' },
+          { name: 'text', value: 'Share' },
+        ],
+      }),
+      expect.objectContaining({
+        event_type: 'form_submit',
+        url: 'https://acme-site.com/newsletter',
+        // A form's own e-mail field is what it is for: kept, as contract §5 says.
+        fields: [{ name: 'email', value: 'jane@acme.com' }],
+      }),
+    ]);
+    const stored = JSON.stringify(await storedEvents(ws.id));
+    for (const secret of ['bob@partner', 'INV-77', 'jane%40', 'jane%2540', 'jane.doe']) {
+      expect(stored).not.toContain(secret);
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertIpRanges } from '../src/identify/ip-ranges.js';
 import { client, startTestApp, type TestApp } from './helpers/app.js';
 import { launchChromium } from './helpers/browser.js';
 import { serveApps } from './helpers/tracker-apps.js';
@@ -8,14 +9,20 @@ import { serveApps } from './helpers/tracker-apps.js';
 // The tracker on apps built the way real sites are: each records what a person did, and
 // each app behaves the same, console included, with and without the snippet.
 let t: TestApp;
+let api: ReturnType<typeof client>;
+let workspace: { uuid: string; tracking_script_snippet: string };
 let browser: Browser;
 let tracked: { url: string; close: () => void };
 let plain: { url: string; close: () => void };
 
 beforeAll(async () => {
   t = await startTestApp();
-  const api = client(t.url, (await t.operator()).token);
-  const workspace = (await api('POST', '/v1/workspaces', { url: 'http://127.0.0.2' })).body.data;
+  api = client(t.url, (await t.operator()).token);
+  // Loopback visitors are an organisation, so their sessions are listed by the API.
+  await upsertIpRanges(t.database.db, [
+    { network: '127.0.0.0/8', domain: 'acme.com', name: 'Acme' },
+  ]);
+  workspace = (await api('POST', '/v1/workspaces', { url: 'http://127.0.0.2' })).body.data;
   tracked = await serveApps(workspace.tracking_script_snippet);
   plain = await serveApps('');
   browser = await launchChromium({ backForwardCache: true });
@@ -98,7 +105,9 @@ async function recorded(base: string, visitor: string): Promise<Recorded> {
 }
 
 /** Plays the scenario with and without the snippet; the app must not tell the difference. */
-async function check(scenario: Scenario): Promise<Recorded & { console: string[] }> {
+async function check(
+  scenario: Scenario,
+): Promise<Recorded & { console: string[]; visitor: string }> {
   const withTracker = await play(tracked.url, scenario);
   const without = await play(plain.url, scenario);
   expect(withTracker.console).toEqual(without.console);
@@ -106,7 +115,7 @@ async function check(scenario: Scenario): Promise<Recorded & { console: string[]
   expect(without.visitor).toBeNull();
   expect(withTracker.visitor).toBeTruthy();
   const stored = await recorded(tracked.url, withTracker.visitor as string);
-  return { ...stored, console: withTracker.console };
+  return { ...stored, console: withTracker.console, visitor: withTracker.visitor as string };
 }
 
 /**
@@ -134,6 +143,63 @@ const hashRoutes =
     await page.goto(`${base}${path}#/active?access_token=HASH-SECRET&page=2`);
     await pause(page);
   };
+
+/** One visitor's views as the sessions API shows them (path, seconds), once all are in. */
+async function viewTimes(base: string, visitor: string, count: number) {
+  const today = new Date().toISOString().slice(0, 10);
+  let views: { url: string; time_on_page: number }[] = [];
+  for (let i = 0; i < 60; i++) {
+    const { body } = await api('GET', `/v1/workspaces/${workspace.uuid}/sessions?date=${today}`);
+    const session = body.data.find((s: { visitor_uuid: string }) => s.visitor_uuid === visitor);
+    views = session?.views ?? [];
+    // The last view's time comes with its page_leave, sent as the page is left.
+    if (views.length >= count && (views.at(-1)?.time_on_page ?? 0) > 0) break;
+    await sleep(400);
+  }
+  return views.map((view) => ({ path: view.url.replace(base, ''), seconds: view.time_on_page }));
+}
+
+/**
+ * TodoMVC as a person uses it: lands (the first time its stylesheet is slow), adds a todo,
+ * looks through the filters, reloads, stays a little. Notes when each address was asked for.
+ */
+const todoVisit =
+  (path: string, began: Record<string, number[]>): Scenario =>
+  async (page, base) => {
+    const times: number[] = [];
+    began[base] = times;
+    times.push(Date.now());
+    await page.goto(`${base}${path}`);
+    await page.getByRole('textbox', { name: 'What needs to be done?' }).fill('Buy milk');
+    await page.keyboard.press('Enter');
+    for (const name of ['Active', 'Completed', 'All']) {
+      await pause(page);
+      times.push(Date.now());
+      await link(page, name);
+    }
+    await pause(page);
+    times.push(Date.now());
+    await page.reload();
+    await pause(page);
+    await pause(page);
+    times.push(Date.now());
+    await page.goto(`${base}/end`);
+  };
+
+/** Each view's time on page against the time spent there, as "within 1 s" or both figures. */
+function againstTimeSpent(
+  views: { path: string; seconds: number }[],
+  began: number[],
+  starts: number[],
+) {
+  return views.map((view, index) => {
+    const from = began[starts[index] as number] as number;
+    const to = began[(starts[index + 1] ?? began.length - 1) as number] as number;
+    const spent = (to - from) / 1000;
+    const close = Math.abs(view.seconds - spent) <= 1;
+    return `${view.path} ${close ? 'within 1 s' : `${view.seconds} s for ${spent.toFixed(1)} s`}`;
+  });
+}
 
 describe('the tracker on real-world apps in Chromium', { timeout: 90_000 }, () => {
   it('records each history route once, with the title the router sets after pushState', async () => {
@@ -270,6 +336,28 @@ describe('the tracker on real-world apps in Chromium', { timeout: 90_000 }, () =
       '/hash-opt-in/#/active?page=2',
     ]);
   });
+
+  it('times each view of a hash-routed app to within a second of the time spent, with and without the opt-in', async () => {
+    const began: Record<string, number[]> = {};
+    const withoutOptIn = await check(todoVisit('/todos/', began));
+    const mark = began[tracked.url] as number[];
+    // Without the opt-in the app is one page, seen twice: landed on, then reloaded.
+    const landed = await viewTimes(tracked.url, withoutOptIn.visitor, 2);
+    expect(againstTimeSpent(landed, mark, [0, 4])).toEqual([
+      '/todos/ within 1 s',
+      '/todos/ within 1 s',
+    ]);
+
+    const withOptIn = await check(todoVisit('/todos-opt-in/', began));
+    const routes = await viewTimes(tracked.url, withOptIn.visitor, 5);
+    expect(againstTimeSpent(routes, began[tracked.url] as number[], [0, 1, 2, 3, 4])).toEqual([
+      '/todos-opt-in/ within 1 s',
+      '/todos-opt-in/#/active within 1 s',
+      '/todos-opt-in/#/completed within 1 s',
+      '/todos-opt-in/ within 1 s',
+      '/todos-opt-in/ within 1 s',
+    ]);
+  }, 180_000); // four visits of some ten seconds each, with and without the snippet
 
   it('never records a one-time code or a card expiry', async () => {
     const result = await check(async (page, base) => {

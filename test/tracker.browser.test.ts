@@ -71,6 +71,17 @@ function customerSite(snippet: string): Promise<Server> {
          <input name="order_ref">
        </form>`,
     ),
+    // A sign-up form sent with GET: its fields land in the next page's address.
+    '/signup': page(
+      'Sign up',
+      `<form action="/welcome" method="get">
+         <label>Email <input name="email" type="email"></label>
+         <label>Invite token <input name="token"></label>
+         <label>Plan <input name="plan"></label>
+         <button type="submit">Sign up</button>
+       </form>`,
+    ),
+    '/welcome': page('Welcome', '<p>Welcome aboard</p>'),
     '/files/brochure.pdf': '%PDF-1.4 brochure',
     '/twice': page('Twice', snippet), // the snippet pasted a second time
     // Cuts (500 characters of a value, 200 of a link's text) that land inside an emoji.
@@ -238,10 +249,10 @@ describe('the tracker in Chromium', () => {
       fields: [{ name: 'newsletter_email', value: 'abandoned@acme.com' }],
     });
     // The GET form put its values in the address of /thanks: the sensitive ones are cut.
-    expect(session.views[2].url).toBe(`${siteUrl}/thanks?email=jane%40acme.com&company=Acme`);
+    expect(session.views[2].url).toBe(`${siteUrl}/thanks?company=Acme`);
     expect(one('click')).toEqual([
       expect.objectContaining({
-        url: `${siteUrl}/thanks?email=jane%40acme.com&company=Acme`,
+        url: `${siteUrl}/thanks?company=Acme`,
         properties: [
           { name: 'href', value: 'https://partner.example/landing' },
           { name: 'text', value: 'Partner' },
@@ -264,6 +275,56 @@ describe('the tracker in Chromium', () => {
     expect(everything).not.toContain('"737"');
     expect(everything).not.toMatch(/cvc/i);
     await context.close();
+  });
+
+  it('keeps no e-mail address or token a GET form leaves in the next address, in views or top pages', async () => {
+    // A workspace of its own, so its top pages are this visit's alone.
+    const own = (await api('POST', '/v1/workspaces', { url: 'http://127.0.0.2' })).body.data;
+    const server = await customerSite(own.tracking_script_snippet);
+    const base = `http://127.0.0.2:${(server.address() as AddressInfo).port}`;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/signup?utm_source=newsletter`);
+    await page.waitForFunction(
+      () => (globalThis as { footfall?: { loaded?: boolean } }).footfall?.loaded,
+    );
+    await page.getByLabel('Email').fill('jane@acme.com');
+    await page.getByLabel('Invite token').fill('INVITE-TOKEN-31');
+    await page.getByLabel('Plan').fill('pro');
+    await Promise.all([
+      page.waitForURL('**/welcome?**'),
+      page.getByRole('button', { name: 'Sign up' }).click(),
+    ]);
+    // The address the browser shows holds both; what Footfall keeps must not.
+    expect(page.url()).toBe(`${base}/welcome?email=jane%40acme.com&token=INVITE-TOKEN-31&plan=pro`);
+    await look(page);
+    await context.close();
+
+    const today = new Date().toISOString().slice(0, 10);
+    const read = async () => {
+      const sessions = await api('GET', `/v1/workspaces/${own.uuid}/sessions?date=${today}`);
+      const stats = await api(
+        'GET',
+        `/v1/workspaces/${own.uuid}/stats?date_from=${today}&date_to=${today}`,
+      );
+      return { sessions: sessions.body, stats: stats.body };
+    };
+    const stored = await until(read, (b) => (b.stats.data?.top_pages.length ?? 0) >= 2);
+    server.close();
+    const [session] = stored.sessions.data;
+    const expected = [`${base}/signup?utm_source=newsletter`, `${base}/welcome?plan=pro`];
+    expect(session.views.map((view: { url: string }) => view.url)).toEqual(expected);
+    expect(stored.stats.data.top_pages.map((row: { url: string }) => row.url).sort()).toEqual(
+      expected,
+    );
+    const addresses = JSON.stringify([
+      stored.stats.data.top_pages,
+      session.views,
+      session.events.map((event: { url: string }) => event.url),
+    ]);
+    for (const secret of ['jane', '%40', '@', 'INVITE-TOKEN-31']) {
+      expect(addresses).not.toContain(secret);
+    }
   });
 
   it('stores no sensitive form value, card number or URL fragment anywhere', async () => {

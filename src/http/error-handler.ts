@@ -40,6 +40,8 @@ export function frameworkErrors(
     .status(status)
     .header('x-request-id', request.id)
     .send({ success: false, message } satisfies ErrorBody);
+  // Fastify writes no line of its own for a request answered before routing (http/log.ts).
+  request.log.info({ req: request, res: { statusCode: status } }, 'request completed');
 }
 
 /** Errors Node's HTTP parser meets, answered on the socket before any request exists. */

@@ -42,11 +42,10 @@ export async function collectorRoutes(app: Api, deps: AppDeps, collector: Collec
     collector.metrics.requests.inc({ status: String(reply.statusCode) });
   });
 
-  // A beacon endpoint: one log line per hit would cost more than the hit; errors still log.
-  // Pages of every site post here, so any origin may: answered here, as a CORS plugin
-  // would answer OPTIONS on every path of the server.
+  // A beacon endpoint, logged only when it fails (http/log.ts). Pages of every site post
+  // here, so any origin may: answered here, as a CORS plugin would answer OPTIONS on every
+  // path of the server.
   const beacon = {
-    logLevel: 'warn',
     config: { crossOrigin: true },
     schema: { hide: true },
   } as const;

@@ -12,10 +12,9 @@ export const MAX_VALUE_LENGTH = 500;
 const SENSITIVE_NAME =
   /pass|pw|secret|token|auth(?!or_)|key_|creden|sess|_sig(_|nat)|jwt|card|_cc_?[nec]|c(vc|vv|sc)|secur|[_th]otp|mfa|2fa|one_?time|_pin(code)?_|_exp[i_]|iban|_bic_|swift|routing|sort_?code|acc(oun)?t_?n[ou]|bank|ssn|tax_?id|national_?id/;
 // A field's `autocomplete` holding an HTML autofill token, matched whole: one-time codes,
-// passwords and every card detail (`cc-number`, `cc-exp`, `cc-exp-month`, `cc-exp-year`,
-// `cc-csc`, `cc-type`, `cc-name`, …).
-export const SENSITIVE_AUTOCOMPLETE =
-  /(^|\s)(one-time-code|(new|current)-password|cc-(name|given-name|additional-name|family-name|number|exp|exp-month|exp-year|csc|type))(\s|$)/i;
+// passwords and every card detail, which are the tokens that start `cc-` (`cc-number`,
+// `cc-exp-month`, `cc-csc`, `cc-name`, …).
+export const SENSITIVE_AUTOCOMPLETE = /(^|\s)(one-time-code|(new|current)-password|cc-\S+)(\s|$)/i;
 
 // The functions are arrow constants: shorter in the minified tracker than declarations.
 
@@ -41,11 +40,17 @@ export const hasCardNumber = (text: string): boolean =>
   });
 
 // Drops the parameters that must not be kept: sensitive by name (`code` is an OAuth
-// authorisation code in an address), or holding a card number.
+// authorisation code in an address), or holding a card number or an e-mail address (a GET
+// form's e-mail field), also still URL-encoded (`%40`), in its name or value.
 const dropParameters = (url: URL): URL => {
   const parameters = url.searchParams;
   for (const [key, value] of [...parameters]) {
-    if (key === 'code' || sensitiveName(key) || hasCardNumber(value)) parameters.delete(key);
+    if (
+      /^code=|(@|%40)[\p{L}\d-]+\./u.test(`${key}=${value}`) ||
+      sensitiveName(key) ||
+      hasCardNumber(value)
+    )
+      parameters.delete(key);
   }
   return url;
 };

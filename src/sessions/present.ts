@@ -11,7 +11,9 @@ const whole = (value: unknown) => (typeof value === 'number' ? Math.round(value)
 
 /**
  * A view's time on page: until the next view of the session, or for the last view the
- * largest page_leave figure reported after it (contract §5).
+ * page_leave figure of its address reported last after it (contract §5). A page is left
+ * after the next one was asked for, whose view the tracker dates then: the page before
+ * (the same address, when reloaded) reports its own leave after the last view began.
  */
 function timesOnPage(events: Event[]): Map<Event, number> {
   const views = events.filter((event) => event.type === 'pageview');
@@ -21,8 +23,11 @@ function timesOnPage(events: Event[]): Map<Event, number> {
     if (next) {
       times.set(view, Math.round((next.ts.getTime() - view.ts.getTime()) / 1000));
     } else {
-      const leaves = events.filter((e) => e.type === 'page_leave' && e.ts >= view.ts);
-      times.set(view, Math.max(0, ...leaves.map((leave) => whole(leave.data.time_on_page))));
+      // Events come in time order; a hidden page reports its time so far, each time larger.
+      const leave = events.findLast(
+        (e) => e.type === 'page_leave' && e.ts >= view.ts && e.url === view.url,
+      );
+      times.set(view, whole(leave?.data.time_on_page));
     }
   });
   return times;

@@ -156,6 +156,40 @@ const APPS: Record<string, (snippet: string) => string> = {
        render();`,
     ),
 
+  // TodoMVC: a hash router over a list kept in localStorage, styled by a stylesheet in the
+  // head (before the snippet, as sites paste it) that is slow the first time, cached after.
+  todos: (snippet) =>
+    page(
+      'Todos',
+      `<link rel="stylesheet" href="/todos/app.css">${snippet}`,
+      `<h1>todos</h1><input id="new" aria-label="What needs to be done?">
+       <ul id="list"></ul>
+       <nav><a href="#/">All</a> <a href="#/active">Active</a> <a href="#/completed">Completed</a></nav>`,
+      `const todos = JSON.parse(localStorage.getItem('todos') || '[]');
+       function render() {
+         const filter = location.hash.slice(2) || 'all';
+         const shown = todos.filter((todo) => filter === 'all' || (filter === 'completed') === todo.done);
+         document.getElementById('list').innerHTML = shown
+           .map((todo, i) => '<li><label><input type="checkbox" data-i="' + i + '"' + (todo.done ? ' checked' : '') + '> ' + todo.title + '</label></li>')
+           .join('');
+         console.log('filter ' + filter + ': ' + shown.length);
+       }
+       document.getElementById('new').addEventListener('keydown', (event) => {
+         if (event.key !== 'Enter' || !event.target.value.trim()) return;
+         todos.push({ title: event.target.value.trim(), done: false });
+         localStorage.setItem('todos', JSON.stringify(todos));
+         event.target.value = '';
+         render();
+       });
+       document.getElementById('list').addEventListener('change', (event) => {
+         todos[event.target.dataset.i].done = event.target.checked;
+         localStorage.setItem('todos', JSON.stringify(todos));
+         render();
+       });
+       addEventListener('hashchange', render);
+       render();`,
+    ),
+
   // A one-time code and a card expiry, known by autocomplete or by name only.
   verify: (snippet) =>
     page(
@@ -177,9 +211,13 @@ function page(title: string, snippet: string, body: string, script: string): str
 <body>${body}<script>${script}</script></body></html>`;
 }
 
+// A stylesheet on a slow first connection (a CDN far away), then cached: what keeps a first
+// visit's inline scripts, the snippet among them, waiting.
+const SLOW_STYLESHEET_MS = 2000;
+
 /**
  * The apps on a loopback address of their own: `/{app}/…` serves the app (any path below it,
- * as a single-page app's server does), `/hash-opt-in/…` the hash router with the snippet's
+ * as a single-page app's server does), `/{app}-opt-in/…` a hash router with the snippet's
  * `data-hash-routing`, and `/end` a page without the snippet to leave to.
  */
 export function serveApps(snippet: string): Promise<{ url: string; close: () => void }> {
@@ -187,8 +225,20 @@ export function serveApps(snippet: string): Promise<{ url: string; close: () => 
     const path = (request.url ?? '/').split('?')[0] as string;
     const [, name = ''] = path.split('/');
     let html: string | undefined;
-    if (name === 'hash-opt-in') {
-      html = APPS.hash?.(snippet.replace('<script>', '<script data-hash-routing>'));
+    if (path.endsWith('.css')) {
+      setTimeout(() => {
+        response.writeHead(200, {
+          'content-type': 'text/css',
+          'cache-control': 'max-age=3600',
+        });
+        response.end('body { font-family: sans-serif; }');
+      }, SLOW_STYLESHEET_MS);
+      return;
+    }
+    if (name.endsWith('-opt-in')) {
+      html = APPS[name.slice(0, -'-opt-in'.length)]?.(
+        snippet.replace('<script>', '<script data-hash-routing>'),
+      );
     } else if (name === 'end' || path.endsWith('/sink') || path.endsWith('/done')) {
       html = page('Done', '', '<p>Done</p>', '');
     } else {

@@ -89,7 +89,7 @@ describe('the sensitive-field rule', () => {
     expect(ordinary.filter((name) => sensitiveName(name))).toEqual([]);
   });
 
-  it('matches autocomplete tokens exactly', () => {
+  it('matches password and one-time-code tokens exactly, and every card (cc-…) token', () => {
     for (const token of [
       'one-time-code',
       'cc-number',
@@ -98,15 +98,29 @@ describe('the sensitive-field rule', () => {
       'cc-exp-year',
       'cc-csc',
       'cc-name',
+      'cc-given-name',
+      'cc-additional-name',
+      'cc-family-name',
       'cc-type',
       'new-password',
       'current-password',
       'shipping cc-number',
+      'billing cc-name',
       'CC-CSC',
     ]) {
       expect(SENSITIVE_AUTOCOMPLETE.test(token), token).toBe(true);
     }
-    for (const token of ['postal-code', 'username', 'email', 'off', 'one-time', 'cc-numbers']) {
+    for (const token of [
+      'postal-code',
+      'username',
+      'email',
+      'email webauthn',
+      'off',
+      'one-time',
+      'one-time-codes',
+      'password',
+      'acc-number',
+    ]) {
       expect(SENSITIVE_AUTOCOMPLETE.test(token), token).toBe(false);
     }
   });
@@ -158,6 +172,29 @@ describe('the sensitive-field rule', () => {
       'https://a.example/p?utm_source=x',
     );
     expect(redactUrl('not a url?token=1#x')).toBe('not a url');
+  });
+
+  it('drops a parameter holding an e-mail address, plain or still URL-encoded, in its value or name', () => {
+    // A GET form's fields, as the browser puts them in the next page's address.
+    expect(
+      redactUrl('https://a.example/thanks?email=jane%40acme.com&token=t-1&company=Acme&plan=pro'),
+    ).toBe('https://a.example/thanks?company=Acme&plan=pro');
+    expect(redactUrl('https://a.example/p?to=jane.doe%2Bnews@mail.acme.co.uk&page=2')).toBe(
+      'https://a.example/p?page=2',
+    );
+    // Encoded twice (a return address inside a parameter), and an address as the name.
+    expect(
+      redactUrl('https://a.example/p?next=%2Finvite%3Femail%3Djane%2540acme.com&utm_source=mail'),
+    ).toBe('https://a.example/p?utm_source=mail');
+    expect(redactUrl('https://a.example/unsubscribe?jane@b%C3%BCcher.de&list=7')).toBe(
+      'https://a.example/unsubscribe?list=7',
+    );
+    expect(redactUrl('https://a.example/#/u?email=jane%40acme.com&tab=2', true)).toBe(
+      'https://a.example/#/u?tab=2',
+    );
+    // An @ without a domain after it is no address: handles and versions stay.
+    const kept = 'https://a.example/p?handle=%40jane&v=pkg@2&utm_campaign=spring&q=a+b';
+    expect(redactUrl(kept)).toBe(kept);
   });
 });
 

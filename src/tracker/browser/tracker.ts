@@ -73,8 +73,9 @@ function start(stub: Footfall | undefined) {
   // The page being shown, as recorded, and since when.
   let pageUrl = '';
   let pageStart = 0;
-  // When the address first changed since the page was recorded (0: nothing pending).
-  let changedAt = 0;
+  // When the address first changed since the page was recorded (0: nothing pending); for
+  // the landing page, when it was asked for: a slow first load is time on it too.
+  let changedAt = performance.timeOrigin;
   let settling: ReturnType<typeof setTimeout> | undefined;
   let hidden = false;
   const startedForms = new Map<HTMLFormElement, number>();
@@ -264,7 +265,7 @@ function start(stub: Footfall | undefined) {
   listen('popstate', changed);
   listen('input', (event) => {
     const form = (event.target as HTMLInputElement).form;
-    if (form && !startedForms.has(form)) startedForms.set(form, now());
+    if (form) startedForms.set(form, startedForms.get(form) || now());
   });
   listen('submit', (event) => formEvent('form_submit', event.target as HTMLFormElement));
   // A reset form is back to its defaults: nothing the visitor typed is left to abandon.
