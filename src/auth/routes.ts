@@ -127,7 +127,8 @@ export function authRoutes(app: Api, deps: AppDeps, mail: boolean): void {
       schema: {
         tags,
         security,
-        summary: 'Change your password (signed in); your other sessions end',
+        summary:
+          'Change your password (signed in); your other sessions and all your personal access tokens end',
         body: PasswordChangeBody,
         response: { 204: { type: 'null' }, ...errorResponses(400, 401, 403, 415, 422, 429) },
       },
@@ -226,7 +227,8 @@ export function authRoutes(app: Api, deps: AppDeps, mail: boolean): void {
       schema: {
         tags,
         security,
-        summary: 'Choose a new password through a reset link; signs in, other sessions end',
+        summary:
+          'Choose a new password through a reset link; signs in, other sessions and all personal access tokens end',
         params: SecretParams,
         body: ResetBody,
         response: { ...SIGNED_IN, ...errorResponses(400, 404, 415, 422) },

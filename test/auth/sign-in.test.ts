@@ -406,6 +406,38 @@ describe('POST /auth/password', () => {
     // One count per address: signing in as Lou is limited too, from any network.
     expect((await signIn('lou@example.com', PASSWORD, newNetwork())).answer.status).toBe(429);
   });
+
+  it('ends every personal token of the user: the earlier tokens answer 401, another user’s keep working', async () => {
+    const mia = await user('mia@example.com');
+    const other = await user('nat@example.com');
+    const here = await signIn('mia@example.com', PASSWORD, newNetwork());
+    const made = await here.browser('POST', '/v1/me/tokens', { name: 'CRM sync' });
+    expect(made.status).toBe(201);
+    const tokens = [
+      made.body.data.token as string,
+      (await t.deps.tokens.issue(mia.id, 'backups', new Date(Date.now() + DAY_MS))).token,
+      (await t.deps.tokens.issue(mia.id, 'reports', null)).token,
+    ];
+    const others = (await t.deps.tokens.issue(other.id, 'nat', null)).token;
+    for (const token of tokens)
+      expect((await client(t.url, token)('GET', '/v1/me')).status).toBe(200);
+
+    const changed = await here.browser('POST', '/auth/password', {
+      current_password: PASSWORD,
+      password: 'a brand new passphrase',
+    });
+    expect(changed.status).toBe(204);
+    for (const token of tokens) {
+      const answer = await client(t.url, token)('GET', '/v1/me');
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    }
+    // None is listed any more; this browser stays signed in and can make a new one.
+    expect((await here.browser('GET', '/v1/me/tokens')).body.data).toEqual([]);
+    const fresh = await here.browser('POST', '/v1/me/tokens', { name: 'after the change' });
+    expect((await client(t.url, fresh.body.data.token)('GET', '/v1/me')).status).toBe(200);
+    expect((await client(t.url, others)('GET', '/v1/me')).status).toBe(200);
+  });
 });
 
 describe('what the database keeps', () => {

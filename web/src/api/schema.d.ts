@@ -289,7 +289,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change your password (signed in); your other sessions end */
+        /** Change your password (signed in); your other sessions and all your personal access tokens end */
         post: {
             parameters: {
                 query?: never;
@@ -538,7 +538,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Choose a new password through a reset link; signs in, other sessions end */
+        /** Choose a new password through a reset link; signs in, other sessions and all personal access tokens end */
         post: {
             parameters: {
                 query?: never;
@@ -1264,7 +1264,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Make a personal access token; the answer is the only time it is shown */
+        /** Make a personal access token; the answer is the only time it is shown. A token cannot make one that outlives it */
         post: {
             parameters: {
                 query?: never;
@@ -1277,7 +1277,7 @@ export interface paths {
                     "application/json": {
                         /** @description what the token is for */
                         name: string;
-                        /** @description lifetime in days; absent or null: never expires */
+                        /** @description lifetime in days; absent or null: never expires. Made with a token that expires: no later than it (422) */
                         expires_in_days?: number | null;
                     };
                 };
