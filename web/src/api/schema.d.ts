@@ -672,7 +672,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Join through an invite: signed in as the invited address, or with {name, password} to create the account (or the existing account’s password) */
+        /** Join through an invite: signed in as the invited address (its session cookie), or with {name, password} to create the account when the address has none */
         post: {
             parameters: {
                 query?: never;
@@ -686,6 +686,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         name?: string;
+                        /** @description The new account’s password; never checked for an address that has one */
                         password?: string;
                     };
                 };
