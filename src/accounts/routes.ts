@@ -266,7 +266,7 @@ export function inviteRoutes(app: Api, deps: AppDeps): void {
         return true;
       });
       if (!joined) throw notFound('This invite link has been used or has expired.');
-      if (signInNow) await signIn(deps, reply, userId);
+      if (signInNow) await signIn(deps, request, reply, userId);
       reply.status(204);
     },
   );

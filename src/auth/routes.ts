@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Api, AppDeps } from '../http/api.js';
@@ -8,6 +9,7 @@ import { errorResponses, Message } from '../http/schemas.js';
 import { cookieSession } from './authenticate.js';
 import { endBrowserSession, startBrowserSession } from './browser-sessions.js';
 import { clearSessionCookies, setSessionCookies } from './cookies.js';
+import { knownDevice, rememberDevice } from './devices.js';
 import { dropSetupLinks, findLink, useLink } from './links.js';
 import { checkPassword, passwordProblem } from './passwords.js';
 import {
@@ -27,10 +29,19 @@ const tags = ['Sign-in'];
 const security: [] = [];
 const SIGNED_IN = { 204: { type: 'null', description: 'Signed in: session cookies set.' } };
 
-/** Starts a browser session for the user and sets its cookies (contract §12). */
-export async function signIn(deps: AppDeps, reply: FastifyReply, userId: string): Promise<void> {
+/**
+ * Starts a browser session for the user and sets its cookies (contract §12); the browser
+ * is known for the user from then on (its device cookie).
+ */
+export async function signIn(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+): Promise<void> {
   const session = await startBrowserSession(deps.db, userId);
   setSessionCookies(reply, deps.config, session);
+  await rememberDevice(deps, request, reply, userId);
 }
 
 /** 422 `password` when a new password breaks the rules. */
@@ -88,17 +99,18 @@ export function authRoutes(app: Api, deps: AppDeps, mail: boolean): void {
     },
     async (request, reply) => {
       const { email, password } = request.body;
-      const network = clientNetwork(request);
-      const attempt = await limits.attempt(email, network);
-      if (attempt.wait > 0) throw tooManyAttempts(attempt.wait);
       const user = await findUserByEmail(deps.db, email);
+      const device = await knownDevice(deps.db, request, user?.id);
+      const attempt = await limits.attempt(email, clientNetwork(request), device);
+      if (attempt.wait > 0) throw tooManyAttempts(attempt.wait);
+      await sleep(attempt.delayMs);
       // Unknown address and wrong password: the same answer, in the same time.
       if (!(await checkPassword(user?.password_hash ?? null, password)) || !user) {
         // The attempt is already counted as a failure.
         throw unauthorized('The e-mail address or the password is wrong.', false);
       }
       await attempt.succeeded();
-      await signIn(deps, reply, user.id);
+      await signIn(deps, request, reply, user.id);
       reply.status(204);
     },
   );
@@ -141,6 +153,7 @@ export function authRoutes(app: Api, deps: AppDeps, mail: boolean): void {
       // Guessing the current password from a stolen session counts like failed sign-ins.
       const attempt = await limits.attempt(stored?.email ?? '', clientNetwork(request));
       if (attempt.wait > 0) throw tooManyAttempts(attempt.wait);
+      await sleep(attempt.delayMs);
       if (!(await checkPassword(stored?.password_hash ?? null, request.body.current_password))) {
         throw fieldError('current_password', 'The current password is wrong.');
       }
@@ -199,7 +212,7 @@ export function authRoutes(app: Api, deps: AppDeps, mail: boolean): void {
         await dropSetupLinks(trx);
         return created;
       });
-      await signIn(deps, reply, user.id);
+      await signIn(deps, request, reply, user.id);
       reply.status(204);
     },
   );
@@ -241,7 +254,7 @@ export function authRoutes(app: Api, deps: AppDeps, mail: boolean): void {
         throw notFound('This link has been used or has expired.');
       }
       await setPassword(deps.db, user.id, request.body.password);
-      await signIn(deps, reply, user.id);
+      await signIn(deps, request, reply, user.id);
       reply.status(204);
     },
   );
