@@ -192,7 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
   const mailer = deps.mailer ?? createMailer(config);
   if (mailer && !deps.mailer) app.addHook('onClose', async () => mailer.close());
   await app.register(async (browser) => {
-    authRoutes(browser, deps, mailer !== null);
+    authRoutes(browser, deps, mailer);
     inviteRoutes(browser, deps);
   });
   await app.register(async (scope) => dashboardRoutes(scope));

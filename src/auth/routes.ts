@@ -2,17 +2,20 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Api, AppDeps } from '../http/api.js';
-import { clientNetwork } from '../http/client-address.js';
+import { clientNetwork, serverOrigin } from '../http/client-address.js';
 import { isEmailAddress } from '../http/email-address.js';
 import { fieldError, HttpError, notFound, unauthorized } from '../http/errors.js';
 import { errorResponses, Message } from '../http/schemas.js';
+import type { Mailer } from '../mail/transport.js';
 import { cookieSession } from './authenticate.js';
 import { endBrowserSession, startBrowserSession } from './browser-sessions.js';
 import { clearSessionCookies, setSessionCookies } from './cookies.js';
 import { knownDevice, rememberDevice } from './devices.js';
-import { dropSetupLinks, findLink, useLink } from './links.js';
+import { createLink, dropSetupLinks, findLink, RESET_HOURS, useLink } from './links.js';
 import { checkPassword, passwordProblem } from './passwords.js';
+import { resetMail } from './reset-mail.js';
 import {
+  ForgotBody,
   PasswordChangeBody,
   ResetBody,
   ResetLink,
@@ -67,10 +70,11 @@ export function checkEmail(email: string): void {
 }
 
 /**
- * Browser sign-in, sign-out, the first-start setup link and password resets. `mail`: whether
- * the server can send e-mail.
+ * Browser sign-in, sign-out, the first-start setup link and password resets (by a link from
+ * the CLI, or mailed through `mailer` when the server sends e-mail).
  */
-export function authRoutes(app: Api, deps: AppDeps, mail: boolean): void {
+export function authRoutes(app: Api, deps: AppDeps, mailer: Mailer | null): void {
+  const mail = mailer !== null;
   const limits = new SignInLimits(deps.db, deps.keys.tokenSigning);
 
   app.get(
@@ -256,6 +260,54 @@ export function authRoutes(app: Api, deps: AppDeps, mail: boolean): void {
       await setPassword(deps.db, user.id, request.body.password);
       await signIn(deps, request, reply, user.id);
       reply.status(204);
+    },
+  );
+
+  app.post(
+    '/auth/forgot',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Forgot password: mails a one-time reset link when the address has an account (the same answer either way)',
+        body: ForgotBody,
+        response: { 202: Message, ...errorResponses(400, 404, 415, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const email = request.body.email.trim();
+      checkEmail(email);
+      if (!mailer) {
+        throw notFound(
+          `This server does not send e-mail: ask an administrator for a reset link (npx --no footfall users reset-link --email ${email}).`,
+        );
+      }
+      const wait = await limits.forgot(email, clientNetwork(request));
+      if (wait > 0) {
+        const minutes = Math.ceil(wait / 60);
+        throw new HttpError(
+          429,
+          `Enough reset e-mails have been asked for; try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          undefined,
+          { 'retry-after': String(wait) },
+        );
+      }
+      const user = await findUserByEmail(deps.db, email);
+      if (user) {
+        const secret = await createLink(deps.db, 'reset', user.id);
+        const link = `${deps.config.publicUrl ?? serverOrigin(request.raw.socket)}/reset/${secret}`;
+        // Not awaited: an answer that waited for the mail server would tell, by its time,
+        // which addresses have an account.
+        mailer.send(resetMail({ to: user.email, link, hours: RESET_HOURS })).catch((error) => {
+          request.log.warn({ code: (error as { code?: string }).code }, 'reset e-mail failed');
+        });
+      }
+      reply.status(202);
+      return {
+        success: true,
+        message: `If an account uses that address, a link to choose a new password is on its way to it. It works once, for ${RESET_HOURS} hours.`,
+      };
     },
   );
 }

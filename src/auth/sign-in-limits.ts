@@ -14,6 +14,14 @@ export const FAILURES_PER_NETWORK = 30;
 /** One address, from every browser it has not signed in with, all networks together. */
 export const FAILURES_PER_ADDRESS_FROM_UNKNOWN_BROWSERS = 20;
 
+/** Reset e-mails asked for, per hour: enough for a lost mail, too few to flood an inbox. */
+export const FORGOT_WINDOW_SECONDS = 60 * 60;
+export const FORGOT_PER_ADDRESS = 3;
+export const FORGOT_PER_NETWORK = 10;
+
+/** The longest window: rows older than it count for nothing. */
+export const LONGEST_WINDOW_SECONDS = FORGOT_WINDOW_SECONDS;
+
 /** One sign-in attempt, already counted as a failure. */
 export interface SignInAttempt {
   /** Seconds until another attempt is allowed (429), or 0 when this one may go ahead. */
@@ -94,6 +102,24 @@ export class SignInLimits {
         );
       },
     };
+  }
+
+  /**
+   * A request for a reset e-mail, counted per address and per network whether or not the
+   * address has an account, so the limit says nothing about which addresses do. Answers
+   * the seconds to wait, or 0.
+   */
+  async forgot(email: string, network: string): Promise<number> {
+    const address = email.trim().toLowerCase();
+    const counted = await countAttempt(
+      this.db,
+      [
+        { key: this.hash('forgot-address', address), limit: FORGOT_PER_ADDRESS },
+        { key: this.hash('forgot-network', network), limit: FORGOT_PER_NETWORK },
+      ],
+      FORGOT_WINDOW_SECONDS,
+    );
+    return counted.wait;
   }
 }
 
