@@ -184,7 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
   const mailer = deps.mailer ?? createMailer(config);
   if (mailer && !deps.mailer) app.addHook('onClose', async () => mailer.close());
   await app.register(async (browser) => {
-    authRoutes(browser, deps, mailer !== null);
+    authRoutes(browser, deps, mailer);
     inviteRoutes(browser, deps);
   });
   await app.register(async (scope) => dashboardRoutes(scope));
@@ -198,9 +198,10 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
       max: config.rateLimitPerMinute,
       timeWindow: 60_000,
       hook: 'preValidation',
+      // Per user: every token and browser session of one user share the budget, so making
+      // more tokens does not multiply it.
       keyGenerator: (request) =>
-        request.identity?.tokenId ??
-        (request.identity ? `user:${request.identity.userId}` : clientNetwork(request)),
+        request.identity ? `user:${request.identity.userId}` : clientNetwork(request),
       errorResponseBuilder: (_request, context) =>
         new HttpError(
           429,

@@ -113,7 +113,7 @@ export function cli(config: () => Config): Command {
     );
   users
     .command('set-password')
-    .description("set a user's password from stdin; their browser sessions end")
+    .description("set a user's password from stdin; their browser sessions and API tokens end")
     .requiredOption('--email <email>', 'the user')
     .action((options: { email: string }) =>
       withDatabase(config(), async (database) => {
@@ -124,7 +124,9 @@ export function cli(config: () => Config): Command {
     );
   users
     .command('reset-link')
-    .description('print a one-time link (valid 24 hours) to choose a new password')
+    .description(
+      'print a one-time link (valid 24 hours) to choose a new password; using it ends their sessions and API tokens',
+    )
     .requiredOption('--email <email>', 'the user')
     .action((options: { email: string }) =>
       withDatabase(config(), async (database) => {

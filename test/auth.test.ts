@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../src/auth/users.js';
+import { cookieClient, PASSWORD, signIn } from './accounts/helpers.js';
 import { type Answer, client, startTestApp, type TestApp } from './helpers/app.js';
 
 let t: TestApp;
@@ -123,7 +125,7 @@ describe('HTTP basics', () => {
 });
 
 describe('rate limiting', () => {
-  it('answers 429 with Retry-After once a token spends its budget, per token', async () => {
+  it('answers 429 with Retry-After once a user spends their budget; another user has their own', async () => {
     const limited = await startTestApp({ RATE_LIMIT_PER_MINUTE: '3' });
     try {
       const first = await limited.operator();
@@ -136,6 +138,34 @@ describe('rate limiting', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
       expect(refused.body).toEqual({ success: false, message: expect.any(String) });
       expect((await client(limited.url, second.token)('GET', '/v1/workspaces')).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('counts every token and browser session of one user against one budget: minting tokens does not multiply it', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_PER_MINUTE: '6' });
+    try {
+      const user = await createUser(limited.database.db, 'busy@example.com', 'Busy', PASSWORD);
+      const tokens = await Promise.all(
+        ['one', 'two', 'three'].map((name) => limited.deps.tokens.issue(user.id, name, null)),
+      );
+      const calls = tokens.map(({ token }) => client(limited.url, token));
+      const signedIn = await signIn(limited.url, user.email);
+      expect(signedIn.answer.status).toBe(204);
+      const browser = cookieClient(limited.url, signedIn.jar);
+      const other = await limited.operator();
+
+      // Six calls in all, over three tokens and the browser: the user's budget is spent.
+      for (const call of [...calls, browser, ...calls.slice(0, 2)]) {
+        expect((await call('GET', '/v1/me')).status).toBe(200);
+      }
+      for (const call of calls) expect((await call('GET', '/v1/me')).status).toBe(429);
+      expect((await browser('GET', '/v1/me')).status).toBe(429);
+      // A token made now shares the spent budget.
+      const fresh = await limited.deps.tokens.issue(user.id, 'fresh', null);
+      expect((await client(limited.url, fresh.token)('GET', '/v1/me')).status).toBe(429);
+      expect((await client(limited.url, other.token)('GET', '/v1/me')).status).toBe(200);
     } finally {
       await limited.close();
     }

@@ -192,6 +192,7 @@ function baselineBody(method: string, template: string, key: string): unknown {
       password: 'long enough pw',
     },
     'POST /auth/reset/{secret}': { password: 'long enough pw' },
+    'POST /auth/forgot': { email: 'jo@acme.example' },
     'POST /auth/invites/{secret}/accept': { name: 'Jo', password: 'long enough pw' },
     'POST /v1/workspaces/{workspaceUuid}/users/invite': {
       email: 'new@acme.example',

@@ -48,6 +48,7 @@ const EXPECTED_ROUTES = {
   '/auth/sign-in': ['post'],
   '/auth/sign-out': ['post'],
   '/auth/password': ['post'],
+  '/auth/forgot': ['post'],
   '/auth/setup/{secret}': ['get', 'post'],
   '/auth/reset/{secret}': ['get', 'post'],
   '/auth/invites/{secret}': ['get'],

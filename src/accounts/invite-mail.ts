@@ -1,10 +1,5 @@
+import { escapeHtml } from '../mail/html.js';
 import type { Mail } from '../mail/transport.js';
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 /** The invite e-mail: a plain-text part and a simple HTML part with the same link. */
 export function inviteMail(invite: {

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { cookieSession } from '../auth/authenticate.js';
-import { checkPassword } from '../auth/passwords.js';
 import { checkEmail, checkNewPassword, signIn } from '../auth/routes.js';
 import { createUser, findUser, findUserByEmail } from '../auth/users.js';
 import type { Role } from '../db/schema.js';
@@ -231,7 +230,7 @@ export function inviteRoutes(app: Api, deps: AppDeps): void {
         tags,
         security: [],
         summary:
-          'Join through an invite: signed in as the invited address, or with {name, password} to create the account (or the existing account’s password)',
+          'Join through an invite: signed in as the invited address (its session cookie), or with {name, password} to create the account when the address has none',
         params: Type.Object({ secret: Type.String({ maxLength: 128 }) }),
         body: AcceptBody,
         response: { 204: { type: 'null' }, ...errorResponses(400, 401, 403, 404, 415, 422) },
@@ -259,22 +258,19 @@ export function inviteRoutes(app: Api, deps: AppDeps): void {
         }
         userId = session.userId;
       } else {
-        const existing = await findUserByEmail(deps.db, invite.email);
-        if (existing) {
-          if (!body.password || !(await checkPassword(existing.password_hash, body.password))) {
-            throw unauthorized(
-              `An account for ${invite.email} exists: sign in, or give its password, to accept.`,
-              false,
-            );
-          }
-          userId = existing.id;
-        } else {
-          if (body.password === undefined) {
-            throw fieldError('password', 'Choose a password to create your account.');
-          }
-          checkNewPassword(body.password);
-          userId = (await createUser(deps.db, invite.email, body.name ?? '', body.password)).id;
+        // An existing account joins only signed in: a password checked here would be a
+        // way around the sign-in limits for anyone who can invite an address (contract §12).
+        if (await findUserByEmail(deps.db, invite.email)) {
+          throw unauthorized(
+            `An account for ${invite.email} exists: sign in as ${invite.email}, then open this link again to accept.`,
+            false,
+          );
         }
+        if (body.password === undefined) {
+          throw fieldError('password', 'Choose a password to create your account.');
+        }
+        checkNewPassword(body.password);
+        userId = (await createUser(deps.db, invite.email, body.name ?? '', body.password)).id;
         signInNow = true;
       }
       const joined = await deps.db.transaction().execute(async (trx) => {
@@ -285,7 +281,7 @@ export function inviteRoutes(app: Api, deps: AppDeps): void {
         return true;
       });
       if (!joined) throw notFound('This invite link has been used or has expired.');
-      if (signInNow) await signIn(deps, reply, userId);
+      if (signInNow) await signIn(deps, request, reply, userId);
       reply.status(204);
     },
   );

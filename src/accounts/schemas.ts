@@ -61,5 +61,10 @@ export const InviteDetailsSchema = Type.Object({
 
 export const AcceptBody = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 255 })),
-  password: Type.Optional(Type.String({ maxLength: 1024 })),
+  password: Type.Optional(
+    Type.String({
+      maxLength: 1024,
+      description: 'The new account’s password; never checked for an address that has one',
+    }),
+  ),
 });

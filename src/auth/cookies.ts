@@ -29,3 +29,24 @@ export function clearSessionCookies(reply: FastifyReply, config: Config): void {
   reply.clearCookie(SESSION_COOKIE, { ...common, httpOnly: true });
   reply.clearCookie(CSRF_COOKIE, common);
 }
+
+/**
+ * The device cookie: a browser that signed in before. Only sign-in reads it (Path=/auth),
+ * and no other site ever sends it (Strict).
+ */
+export const DEVICE_COOKIE = 'footfall_device';
+
+export function setDeviceCookie(
+  reply: FastifyReply,
+  config: Config,
+  secret: string,
+  expiresAt: Date,
+): void {
+  reply.setCookie(DEVICE_COOKIE, secret, {
+    path: '/auth',
+    sameSite: 'strict',
+    secure: secure(config),
+    httpOnly: true,
+    expires: expiresAt,
+  });
+}

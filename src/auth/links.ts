@@ -3,7 +3,8 @@ import type { Database } from '../db/schema.js';
 import { newSecret, sha256 } from './browser-sessions.js';
 
 /** One-time links work for a day: long enough to open tomorrow morning, short enough to age out. */
-const LIFETIME_MS = { setup: 24 * 3_600_000, reset: 24 * 3_600_000 } as const;
+export const RESET_HOURS = 24;
+const LIFETIME_MS = { setup: 24 * 3_600_000, reset: RESET_HOURS * 3_600_000 } as const;
 
 export type LinkKind = keyof typeof LIFETIME_MS;
 

@@ -1,16 +1,21 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Api, AppDeps } from '../http/api.js';
-import { clientNetwork } from '../http/client-address.js';
+import { clientNetwork, serverOrigin } from '../http/client-address.js';
 import { EMAIL_PROBLEM, isEmailAddress } from '../http/email-address.js';
 import { fieldError, HttpError, notFound, unauthorized } from '../http/errors.js';
 import { errorResponses, Message } from '../http/schemas.js';
+import type { Mailer } from '../mail/transport.js';
 import { cookieSession } from './authenticate.js';
 import { endBrowserSession, startBrowserSession } from './browser-sessions.js';
 import { clearSessionCookies, setSessionCookies } from './cookies.js';
-import { dropSetupLinks, findLink, useLink } from './links.js';
+import { knownDevice, rememberDevice } from './devices.js';
+import { createLink, dropSetupLinks, findLink, RESET_HOURS, useLink } from './links.js';
 import { checkPassword, passwordProblem } from './passwords.js';
+import { resetMail } from './reset-mail.js';
 import {
+  ForgotBody,
   PasswordChangeBody,
   ResetBody,
   ResetLink,
@@ -27,10 +32,19 @@ const tags = ['Sign-in'];
 const security: [] = [];
 const SIGNED_IN = { 204: { type: 'null', description: 'Signed in: session cookies set.' } };
 
-/** Starts a browser session for the user and sets its cookies (contract §12). */
-export async function signIn(deps: AppDeps, reply: FastifyReply, userId: string): Promise<void> {
+/**
+ * Starts a browser session for the user and sets its cookies (contract §12); the browser
+ * is known for the user from then on (its device cookie).
+ */
+export async function signIn(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+): Promise<void> {
   const session = await startBrowserSession(deps.db, userId);
   setSessionCookies(reply, deps.config, session);
+  await rememberDevice(deps, request, reply, userId);
 }
 
 /** 422 `password` when a new password breaks the rules. */
@@ -56,10 +70,11 @@ export function checkEmail(email: string): void {
 }
 
 /**
- * Browser sign-in, sign-out, the first-start setup link and password resets. `mail`: whether
- * the server can send e-mail.
+ * Browser sign-in, sign-out, the first-start setup link and password resets (by a link from
+ * the CLI, or mailed through `mailer` when the server sends e-mail).
  */
-export function authRoutes(app: Api, deps: AppDeps, mail: boolean): void {
+export function authRoutes(app: Api, deps: AppDeps, mailer: Mailer | null): void {
+  const mail = mailer !== null;
   const limits = new SignInLimits(deps.db, deps.keys.tokenSigning);
 
   app.get(
@@ -88,17 +103,18 @@ export function authRoutes(app: Api, deps: AppDeps, mail: boolean): void {
     },
     async (request, reply) => {
       const { email, password } = request.body;
-      const network = clientNetwork(request);
-      const attempt = await limits.attempt(email, network);
-      if (attempt.wait > 0) throw tooManyAttempts(attempt.wait);
       const user = await findUserByEmail(deps.db, email);
+      const device = await knownDevice(deps.db, request, user?.id);
+      const attempt = await limits.attempt(email, clientNetwork(request), device);
+      if (attempt.wait > 0) throw tooManyAttempts(attempt.wait);
+      await sleep(attempt.delayMs);
       // Unknown address and wrong password: the same answer, in the same time.
       if (!(await checkPassword(user?.password_hash ?? null, password)) || !user) {
         // The attempt is already counted as a failure.
         throw unauthorized('The e-mail address or the password is wrong.', false);
       }
       await attempt.succeeded();
-      await signIn(deps, reply, user.id);
+      await signIn(deps, request, reply, user.id);
       reply.status(204);
     },
   );
@@ -127,7 +143,8 @@ export function authRoutes(app: Api, deps: AppDeps, mail: boolean): void {
       schema: {
         tags,
         security,
-        summary: 'Change your password (signed in); your other sessions end',
+        summary:
+          'Change your password (signed in); your other sessions and all your personal access tokens end',
         body: PasswordChangeBody,
         response: { 204: { type: 'null' }, ...errorResponses(400, 401, 403, 415, 422, 429) },
       },
@@ -140,6 +157,7 @@ export function authRoutes(app: Api, deps: AppDeps, mail: boolean): void {
       // Guessing the current password from a stolen session counts like failed sign-ins.
       const attempt = await limits.attempt(stored?.email ?? '', clientNetwork(request));
       if (attempt.wait > 0) throw tooManyAttempts(attempt.wait);
+      await sleep(attempt.delayMs);
       if (!(await checkPassword(stored?.password_hash ?? null, request.body.current_password))) {
         throw fieldError('current_password', 'The current password is wrong.');
       }
@@ -198,7 +216,7 @@ export function authRoutes(app: Api, deps: AppDeps, mail: boolean): void {
         await dropSetupLinks(trx);
         return created;
       });
-      await signIn(deps, reply, user.id);
+      await signIn(deps, request, reply, user.id);
       reply.status(204);
     },
   );
@@ -226,7 +244,8 @@ export function authRoutes(app: Api, deps: AppDeps, mail: boolean): void {
       schema: {
         tags,
         security,
-        summary: 'Choose a new password through a reset link; signs in, other sessions end',
+        summary:
+          'Choose a new password through a reset link; signs in, other sessions and all personal access tokens end',
         params: SecretParams,
         body: ResetBody,
         response: { ...SIGNED_IN, ...errorResponses(400, 404, 415, 422) },
@@ -239,8 +258,56 @@ export function authRoutes(app: Api, deps: AppDeps, mail: boolean): void {
         throw notFound('This link has been used or has expired.');
       }
       await setPassword(deps.db, user.id, request.body.password);
-      await signIn(deps, reply, user.id);
+      await signIn(deps, request, reply, user.id);
       reply.status(204);
+    },
+  );
+
+  app.post(
+    '/auth/forgot',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Forgot password: mails a one-time reset link when the address has an account (the same answer either way)',
+        body: ForgotBody,
+        response: { 202: Message, ...errorResponses(400, 404, 415, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const email = request.body.email.trim();
+      checkEmail(email);
+      if (!mailer) {
+        throw notFound(
+          `This server does not send e-mail: ask an administrator for a reset link (npx --no footfall users reset-link --email ${email}).`,
+        );
+      }
+      const wait = await limits.forgot(email, clientNetwork(request));
+      if (wait > 0) {
+        const minutes = Math.ceil(wait / 60);
+        throw new HttpError(
+          429,
+          `Enough reset e-mails have been asked for; try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          undefined,
+          { 'retry-after': String(wait) },
+        );
+      }
+      const user = await findUserByEmail(deps.db, email);
+      if (user) {
+        const secret = await createLink(deps.db, 'reset', user.id);
+        const link = `${deps.config.publicUrl ?? serverOrigin(request.raw.socket)}/reset/${secret}`;
+        // Not awaited: an answer that waited for the mail server would tell, by its time,
+        // which addresses have an account.
+        mailer.send(resetMail({ to: user.email, link, hours: RESET_HOURS })).catch((error) => {
+          request.log.warn({ code: (error as { code?: string }).code }, 'reset e-mail failed');
+        });
+      }
+      reply.status(202);
+      return {
+        success: true,
+        message: `If an account uses that address, a link to choose a new password is on its way to it. It works once, for ${RESET_HOURS} hours.`,
+      };
     },
   );
 }

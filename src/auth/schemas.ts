@@ -12,6 +12,7 @@ export const SetupBody = Type.Object({
   password: Password,
 });
 export const ResetBody = Type.Object({ password: Password });
+export const ForgotBody = Type.Object({ email: Email });
 export const PasswordChangeBody = Type.Object({ current_password: Password, password: Password });
 export const SecretParams = Type.Object({ secret: Type.String({ maxLength: 128 }) });
 

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Api, AppDeps } from '../http/api.js';
 import { userOf } from '../http/auth.js';
-import { fieldError, notFound } from '../http/errors.js';
+import { fieldError, notFound, unprocessable } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
 import { isUuid } from '../http/validation.js';
 
@@ -21,7 +22,8 @@ const NewTokenBody = Type.Object({
   name: Type.String({ maxLength: 100, description: 'what the token is for' }),
   expires_in_days: Type.Optional(
     Type.Union([Type.Integer({ minimum: 1, maximum: 3650 }), Type.Null()], {
-      description: 'lifetime in days; absent or null: never expires',
+      description:
+        'lifetime in days; absent or null: never expires. Made with a token that expires: no later than it (422)',
     }),
   ),
 });
@@ -68,7 +70,8 @@ export function tokenRoutes(app: Api, deps: AppDeps): void {
     {
       schema: {
         tags,
-        summary: 'Make a personal access token; the answer is the only time it is shown',
+        summary:
+          'Make a personal access token; the answer is the only time it is shown. A token cannot make one that outlives it',
         body: NewTokenBody,
         response: {
           201: Type.Object({
@@ -83,11 +86,9 @@ export function tokenRoutes(app: Api, deps: AppDeps): void {
       const name = request.body.name.trim();
       if (!name) throw fieldError('name', 'The name field must not be empty.');
       const days = request.body.expires_in_days ?? null;
-      const issued = await deps.tokens.issue(
-        userOf(request),
-        name,
-        days === null ? null : new Date(Date.now() + days * DAY_MS),
-      );
+      const expiresAt = days === null ? null : new Date(Date.now() + days * DAY_MS);
+      await checkOutlives(deps, request, expiresAt);
+      const issued = await deps.tokens.issue(userOf(request), name, expiresAt);
       const row = (await deps.tokens.list(userOf(request))).find((t) => t.id === issued.id);
       if (!row) throw notFound('Token not found.');
       reply.status(201);
@@ -115,5 +116,31 @@ export function tokenRoutes(app: Api, deps: AppDeps): void {
       if (!mine || !(await deps.tokens.revoke(tokenUuid))) throw notFound('Token not found.');
       reply.status(204);
     },
+  );
+}
+
+/**
+ * 422 when the caller is a token that expires and the new token would outlive it (contract
+ * §12): a leaked short-lived token must not be turned into a lasting one.
+ */
+async function checkOutlives(
+  deps: AppDeps,
+  request: FastifyRequest,
+  expiresAt: Date | null,
+): Promise<void> {
+  const tokenId = request.identity?.tokenId;
+  if (!tokenId) return;
+  const caller = await deps.tokens.expiry(tokenId);
+  if (!caller || (expiresAt && expiresAt <= caller)) return;
+  const days = Math.floor((caller.getTime() - Date.now()) / DAY_MS);
+  throw unprocessable(
+    {
+      expires_in_days: [
+        days >= 1
+          ? `At most ${days} day${days === 1 ? '' : 's'} for a token made with this one.`
+          : 'This token expires within a day: it cannot make another.',
+      ],
+    },
+    `A token cannot make a token that outlives it: this one expires at ${caller.toISOString()}.`,
   );
 }

@@ -79,6 +79,16 @@ export class Tokens {
     return result.numUpdatedRows > 0n;
   }
 
+  /** When a token expires: null when never, undefined when there is no such token. */
+  async expiry(id: string): Promise<Date | null | undefined> {
+    const row = await this.db
+      .selectFrom('access_tokens')
+      .select('expires_at')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.expires_at;
+  }
+
   async list(userId: string) {
     return this.db
       .selectFrom('access_tokens')

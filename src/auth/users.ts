@@ -68,7 +68,8 @@ export async function countUsers(db: Kysely<Database>): Promise<number> {
 
 /**
  * Sets a new password and ends the user's browser sessions, except `keepSession` (the one
- * that asked for the change, when it did so signed in).
+ * that asked for the change, when it did so signed in), and every personal access token of
+ * the user (contract §12): a token taken with the old password must not outlive it.
  */
 export async function setPassword(
   db: Kysely<Database>,
@@ -86,5 +87,11 @@ export async function setPassword(
     let ending = trx.deleteFrom('browser_sessions').where('user_id', '=', userId);
     if (keepSession) ending = ending.where('id_hash', '!=', keepSession);
     await ending.execute();
+    await trx
+      .updateTable('access_tokens')
+      .set({ revoked_at: new Date() })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute();
   });
 }

@@ -15,6 +15,7 @@ import * as webhookEvents from './migrations/0013_webhook_events.js';
 import * as notifications from './migrations/0014_notifications.js';
 import * as digests from './migrations/0015_digests.js';
 import * as ingestTally from './migrations/0016_ingest_tally.js';
+import * as signInDevices from './migrations/0017_sign_in_devices.js';
 import * as allowances from './migrations/0018_allowances.js';
 import * as notificationClaims from './migrations/0019_notification_claims.js';
 import type { Database } from './schema.js';
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0014_notifications': notifications,
   '0015_digests': digests,
   '0016_ingest_tally': ingestTally,
+  '0017_sign_in_devices': signInDevices,
   '0018_allowances': allowances,
   '0019_notification_claims': notificationClaims,
 };

@@ -8,6 +8,7 @@ export interface Database {
   auth_links: AuthLinkTable;
   invites: InviteTable;
   sign_in_failures: SignInFailureTable;
+  sign_in_devices: SignInDeviceTable;
   access_tokens: AccessTokenTable;
   workspaces: WorkspaceTable;
   tracking_scripts: TrackingScriptTable;
@@ -93,6 +94,14 @@ export interface InviteTable {
 export interface SignInFailureTable {
   key: Buffer;
   failed_at: CreatedAt;
+}
+
+export interface SignInDeviceTable {
+  /** SHA-256 of the device cookie's secret. */
+  id_hash: Buffer;
+  user_id: string;
+  created_at: CreatedAt;
+  expires_at: Date;
 }
 
 export interface AccessTokenTable {

@@ -135,7 +135,7 @@ describe('inviting a second person (contract §12)', () => {
     const secret = secretOf(invited.body.data.invite_link);
     const asDora = await dora.browser('POST', `/auth/invites/${secret}/accept`);
     expect(asDora.status).toBe(403);
-    // Without a session, an existing account needs its own password.
+    // Without its session, an existing account cannot join: no password is checked.
     const guessed = await client(t.url)('POST', `/auth/invites/${secret}/accept`, {
       password: 'not carls password',
     });
@@ -143,6 +143,40 @@ describe('inviting a second person (contract §12)', () => {
     expect((await carl.browser('POST', `/auth/invites/${secret}/accept`)).status).toBe(204);
     expect((await carl.api('GET', `/v1/workspaces/${ws}`)).status).toBe(200);
     expect((await dora.api('GET', `/v1/workspaces/${ws}`)).status).toBe(404);
+  });
+
+  it('never checks a password for an address that has an account: 40 guesses, the right one last, neither sign in nor join', async () => {
+    const vic = await person(t, 'vic@bank.example');
+    // Anyone with an account can make a workspace and invite any address, keeping the link.
+    const mallory = await person(t, 'mallory@acme.com');
+    const space = (await mallory.api('POST', '/v1/workspaces', { url: 'https://trap.example' }))
+      .body.data.uuid;
+    const invited = await mallory.api('POST', `/v1/workspaces/${space}/users/invite`, {
+      email: 'vic@bank.example',
+    });
+    const secret = secretOf(invited.body.data.invite_link);
+    const guesses = [...Array.from({ length: 39 }, (_, i) => `guess number ${i}`), vic.password];
+    for (const password of guesses) {
+      const answer = await client(t.url)('POST', `/auth/invites/${secret}/accept`, {
+        name: 'Vic',
+        password,
+      });
+      expect(answer.status).toBe(401);
+      expect(answer.body).toEqual({
+        success: false,
+        message:
+          'An account for vic@bank.example exists: sign in as vic@bank.example, then open this link again to accept.',
+      });
+      expect(answer.headers.getSetCookie()).toEqual([]);
+    }
+    // Vic joined nothing, the link is still open, and Vic's password is unchanged.
+    expect((await vic.api('GET', `/v1/workspaces/${space}`)).status).toBe(404);
+    expect((await client(t.url)('GET', `/auth/invites/${secret}`)).status).toBe(200);
+    expect((await signIn(t.url, vic.email, vic.password)).answer.status).toBe(204);
+
+    // Vic, signed in, accepts with the session cookie.
+    expect((await vic.browser('POST', `/auth/invites/${secret}/accept`)).status).toBe(204);
+    expect((await vic.api('GET', `/v1/workspaces/${space}`)).status).toBe(200);
   });
 
   it('refuses to invite a member again, and a bad address', async () => {

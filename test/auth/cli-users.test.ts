@@ -65,11 +65,15 @@ describe('footfall users (contract §12)', () => {
     });
   });
 
-  it('`users set-password` (password on stdin) ends all of the user’s sessions', async () => {
-    await createUser(t.database.db, 'sam@example.com', 'Sam', PASSWORD);
+  it('`users set-password` (password on stdin) ends all of the user’s sessions and tokens', async () => {
+    const sam = await createUser(t.database.db, 'sam@example.com', 'Sam', PASSWORD);
     const laptop = await signIn(t.url, 'sam@example.com');
     const phone = await signIn(t.url, 'sam@example.com');
-    const browsers = [cookieClient(t.url, laptop.jar), cookieClient(t.url, phone.jar)];
+    const browsers = [
+      cookieClient(t.url, laptop.jar),
+      cookieClient(t.url, phone.jar),
+      client(t.url, (await t.deps.tokens.issue(sam.id, 'script', null)).token),
+    ];
     for (const browser of browsers) expect((await browser('GET', '/v1/me')).status).toBe(200);
 
     const password = 'set from the shell 7';
@@ -82,9 +86,11 @@ describe('footfall users (contract §12)', () => {
     expect((await signIn(t.url, 'sam@example.com', password)).answer.status).toBe(204);
   });
 
-  it('`users reset-link` prints a link whose secret works once', async () => {
-    await createUser(t.database.db, 'rae@example.com', 'Rae', PASSWORD);
+  it('`users reset-link` prints a link whose secret works once; using it ends the user’s tokens', async () => {
+    const rae = await createUser(t.database.db, 'rae@example.com', 'Rae', PASSWORD);
     const before = cookieClient(t.url, (await signIn(t.url, 'rae@example.com')).jar);
+    const token = client(t.url, (await t.deps.tokens.issue(rae.id, 'script', null)).token);
+    expect((await token('GET', '/v1/me')).status).toBe(200);
 
     const printed = await footfall(['users', 'reset-link', '--email', 'rae@example.com']);
     expect(printed.code, printed.stderr).toBe(0);
@@ -109,8 +115,9 @@ describe('footfall users (contract §12)', () => {
     expect(reset.status).toBe(204);
     const after = cookieClient(t.url, cookiesOf(reset));
     expect((await after('GET', '/v1/me')).body.data.email).toBe('rae@example.com');
-    // The sessions from before the reset end, as with any password change.
+    // The sessions and tokens from before the reset end, as with any password change.
     expect((await before('GET', '/v1/me')).status).toBe(401);
+    expect((await token('GET', '/v1/me')).status).toBe(401);
 
     expect((await browser('GET', `/auth/reset/${secret}`)).status).toBe(404);
     const again = await browser('POST', `/auth/reset/${secret}`, {

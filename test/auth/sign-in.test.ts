@@ -27,13 +27,19 @@ async function user(email: string, password = PASSWORD) {
   return createUser(t.database.db, email, email.split('@')[0], password);
 }
 
-/** POST /auth/sign-in as a browser on `network` would send it. */
-async function signIn(email: string, password: string, network: string, base = t.url) {
+/** POST /auth/sign-in as a browser on `network` would send it, with its device cookie if any. */
+async function signIn(
+  email: string,
+  password: string,
+  network: string,
+  base = t.url,
+  device?: string,
+) {
   const answer = await client(base)(
     'POST',
     '/auth/sign-in',
     { email, password },
-    { 'x-forwarded-for': network },
+    { 'x-forwarded-for': network, ...(device && { cookie: `footfall_device=${device}` }) },
   );
   const jar = cookiesOf(answer);
   if (jar.footfall_session) sessionSecrets.push(jar.footfall_session);
@@ -157,7 +163,7 @@ describe('POST /auth/sign-in (contract §12)', () => {
 });
 
 describe('sign-in limits (contract §12)', () => {
-  it('after 5 failures for one address, the next attempt is 429 with Retry-After, even with the right password', async () => {
+  it('after 5 failures for one address from one network, the next attempt from there is 429 with Retry-After, even with the right password', async () => {
     await user('dee@example.com');
     await user('eve@example.com');
     const network = newNetwork();
@@ -172,14 +178,89 @@ describe('sign-in limits (contract §12)', () => {
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
     expect(limited.answer.headers.getSetCookie()).toEqual([]);
-    // The address is limited from anywhere, in any spelling.
-    expect((await signIn('DEE@example.com', PASSWORD, newNetwork())).answer.status).toBe(429);
+    // The address is the same in any spelling.
+    expect((await signIn('DEE@example.com', PASSWORD, network)).answer.status).toBe(429);
 
     // Another address from the same network is not affected.
     expect((await signIn('eve@example.com', PASSWORD, network)).answer.status).toBe(204);
   });
 
-  it('a successful sign-in clears the address’s count', async () => {
+  it('wrong passwords from one network never stop the right password from another', async () => {
+    await user('oli@example.com');
+    const attacker = newNetwork();
+    const statuses: number[] = [];
+    for (let guess = 0; guess < 40; guess++) {
+      statuses.push((await signIn('oli@example.com', `guess ${guess}`, attacker)).answer.status);
+    }
+    // Five guesses, then nothing more from there: not even the right password.
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(new Set(statuses.slice(5))).toEqual(new Set([429]));
+    expect((await signIn('oli@example.com', PASSWORD, attacker)).answer.status).toBe(429);
+    // Oli, at home or on the road, signs in as usual.
+    expect((await signIn('oli@example.com', PASSWORD, newNetwork())).answer.status).toBe(204);
+    expect((await signIn('Oli@example.com', PASSWORD, newNetwork())).answer.status).toBe(204);
+  });
+
+  it('guesses spread over many networks use up the budget of unknown browsers, never that of a browser the person signed in with', async () => {
+    await user('pia@example.com');
+    const before = await signIn('pia@example.com', PASSWORD, newNetwork());
+    const device = before.jar.footfall_device ?? '';
+    expect(device).toMatch(/^[\w-]{40,}$/);
+    const cookie = setCookies(before.answer).footfall_device;
+    expect(cookie?.attributes).toMatchObject({ httponly: true, samesite: 'Strict', path: '/auth' });
+
+    // Four networks, five guesses each, sent at once: 20, the budget of unknown browsers.
+    const networks = Array.from({ length: 4 }, newNetwork);
+    const burst = await Promise.all(
+      networks.flatMap((network) =>
+        Array.from({ length: 5 }, (_, i) => signIn('pia@example.com', `spread ${i}`, network)),
+      ),
+    );
+    expect(burst.map(({ answer }) => answer.status)).toEqual(Array(20).fill(401));
+    // A browser Pia never signed in with now waits, wherever it is...
+    expect((await signIn('pia@example.com', PASSWORD, newNetwork())).answer.status).toBe(429);
+    // ...but hers signs in from any network.
+    const back = await signIn('pia@example.com', PASSWORD, newNetwork(), t.url, device);
+    expect(back.answer.status).toBe(204);
+
+    // Her device cookie is no free pass: it has a budget of 5 of its own.
+    const stolen = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        signIn('pia@example.com', `with her cookie ${i}`, newNetwork(), t.url, device),
+      ),
+    );
+    expect(stolen.map(({ answer }) => answer.status)).toEqual(Array(5).fill(401));
+    const sixth = await signIn('pia@example.com', PASSWORD, newNetwork(), t.url, device);
+    expect(sixth.answer.status).toBe(429);
+    // And it speaks for Pia only: for another address it is an unknown browser.
+    await user('quy@example.com');
+    const other = await signIn('quy@example.com', PASSWORD, newNetwork(), t.url, device);
+    expect(other.answer.status).toBe(204);
+  });
+
+  it('slows guessing down: from the third attempt of an address on one network, answers take 0.5 s, 1 s, 2 s, whatever the password', async () => {
+    await user('ros@example.com');
+    const network = newNetwork();
+    const timed = async (password: string) => {
+      const started = performance.now();
+      const { answer } = await signIn('ros@example.com', password, network);
+      return { status: answer.status, ms: performance.now() - started };
+    };
+    expect((await timed('wrong one')).status).toBe(401);
+    expect((await timed('wrong two')).status).toBe(401);
+    const third = await timed('wrong three');
+    expect(third.status).toBe(401);
+    expect(third.ms).toBeGreaterThanOrEqual(490);
+    const fourth = await timed('wrong four');
+    expect(fourth.status).toBe(401);
+    expect(fourth.ms).toBeGreaterThanOrEqual(990);
+    // The right password waits as long, so the answer's timing gives nothing away.
+    const right = await timed(PASSWORD);
+    expect(right.status).toBe(204);
+    expect(right.ms).toBeGreaterThanOrEqual(1990);
+  });
+
+  it('a successful sign-in clears the count of its address and network', async () => {
     await user('fay@example.com');
     const network = newNetwork();
     for (let round = 0; round < 2; round++) {
@@ -199,8 +280,8 @@ describe('sign-in limits (contract §12)', () => {
   it('after 30 failures from one client network over several addresses, that network is 429; others are not', async () => {
     await user('gil@example.com');
     const network = newNetwork();
-    for (let address = 0; address < 10; address++) {
-      for (let i = 0; i < 3; i++) {
+    for (let address = 0; address < 15; address++) {
+      for (let i = 0; i < 2; i++) {
         const { answer } = await signIn(`guess${address}@example.com`, 'wrong', network);
         expect(answer.status).toBe(401);
       }
@@ -215,7 +296,7 @@ describe('sign-in limits (contract §12)', () => {
     await user('ned@example.com');
     const network = newNetwork();
     for (let i = 0; i < 25; i++) {
-      const { answer } = await signIn(`stranger${i % 5}@example.com`, 'wrong', network);
+      const { answer } = await signIn(`stranger${i}@example.com`, 'wrong', network);
       expect(answer.status).toBe(401);
     }
     // An office where everyone signs in from one address: 25 failures and 10 successes.
@@ -223,7 +304,8 @@ describe('sign-in limits (contract §12)', () => {
       expect((await signIn('ned@example.com', PASSWORD, network)).answer.status).toBe(204);
     }
     for (let i = 0; i < 5; i++) {
-      expect((await signIn('stranger@example.com', 'wrong', network)).answer.status).toBe(401);
+      const { answer } = await signIn(`newcomer${i}@example.com`, 'wrong', network);
+      expect(answer.status).toBe(401);
     }
     expect((await signIn('ned@example.com', PASSWORD, network)).answer.status).toBe(429);
   });
@@ -232,7 +314,7 @@ describe('sign-in limits (contract §12)', () => {
     await user('hal@example.com');
     for (let i = 0; i < 30; i++) {
       const { answer } = await signIn(
-        `v6guess${i % 10}@example.com`,
+        `v6guess${i % 15}@example.com`,
         'wrong',
         `2001:db8:0:7::${i}`,
       );
@@ -403,8 +485,42 @@ describe('POST /auth/password', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.body.message).toMatch(/^Too many failed attempts; try again in \d+ minutes?\.$/);
-    // One count per address: signing in as Lou is limited too, from any network.
-    expect((await signIn('lou@example.com', PASSWORD, newNetwork())).answer.status).toBe(429);
+    // Counted as failures of Lou's address from that network (the session's own, loopback
+    // here): Lou signing in from there waits too, from anywhere else does not.
+    expect((await signIn('lou@example.com', PASSWORD, '127.0.0.1')).answer.status).toBe(429);
+    expect((await signIn('lou@example.com', PASSWORD, newNetwork())).answer.status).toBe(204);
+  });
+
+  it('ends every personal token of the user: the earlier tokens answer 401, another user’s keep working', async () => {
+    const mia = await user('mia@example.com');
+    const other = await user('nat@example.com');
+    const here = await signIn('mia@example.com', PASSWORD, newNetwork());
+    const made = await here.browser('POST', '/v1/me/tokens', { name: 'CRM sync' });
+    expect(made.status).toBe(201);
+    const tokens = [
+      made.body.data.token as string,
+      (await t.deps.tokens.issue(mia.id, 'backups', new Date(Date.now() + DAY_MS))).token,
+      (await t.deps.tokens.issue(mia.id, 'reports', null)).token,
+    ];
+    const others = (await t.deps.tokens.issue(other.id, 'nat', null)).token;
+    for (const token of tokens)
+      expect((await client(t.url, token)('GET', '/v1/me')).status).toBe(200);
+
+    const changed = await here.browser('POST', '/auth/password', {
+      current_password: PASSWORD,
+      password: 'a brand new passphrase',
+    });
+    expect(changed.status).toBe(204);
+    for (const token of tokens) {
+      const answer = await client(t.url, token)('GET', '/v1/me');
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    }
+    // None is listed any more; this browser stays signed in and can make a new one.
+    expect((await here.browser('GET', '/v1/me/tokens')).body.data).toEqual([]);
+    const fresh = await here.browser('POST', '/v1/me/tokens', { name: 'after the change' });
+    expect((await client(t.url, fresh.body.data.token)('GET', '/v1/me')).status).toBe(200);
+    expect((await client(t.url, others)('GET', '/v1/me')).status).toBe(200);
   });
 });
 

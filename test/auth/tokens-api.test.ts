@@ -65,4 +65,44 @@ describe('personal access tokens through the API (the dashboard’s Settings →
     ).toBe(403);
     expect((await client(t.url)('GET', '/v1/me/tokens')).status).toBe(401);
   });
+
+  it('a token that expires cannot make a token that outlives it (422); one that never expires, or the browser, can', async () => {
+    const lee = await person(t, 'lee@example.com');
+    const made = await lee.browser('POST', '/v1/me/tokens', { name: 'week', expires_in_days: 7 });
+    const week = client(t.url, made.body.data.token);
+    const weekEnds = Date.parse(made.body.data.expires_at);
+
+    for (const body of [{ name: 'forever' }, { name: 'null', expires_in_days: null }]) {
+      const answer = await week('POST', '/v1/me/tokens', body);
+      expectFieldError(answer, 'expires_in_days', true);
+      expect(answer.body.message).toMatch(/cannot make a token that outlives it/);
+    }
+    for (const days of [8, 7]) {
+      const answer = await week('POST', '/v1/me/tokens', { name: 'longer', expires_in_days: days });
+      expectFieldError(answer, 'expires_in_days', true);
+      expect(answer.body.errors.expires_in_days[0]).toBe(
+        'At most 6 days for a token made with this one.',
+      );
+    }
+    const shorter = await week('POST', '/v1/me/tokens', { name: 'shorter', expires_in_days: 6 });
+    expect(shorter.status).toBe(201);
+    expect(Date.parse(shorter.body.data.expires_at)).toBeLessThanOrEqual(weekEnds);
+    // Nothing was made by the refused calls.
+    const names = (await lee.api('GET', '/v1/me/tokens')).body.data.map(
+      (token: { name: string }) => token.name,
+    );
+    expect(names.sort()).toEqual(['shorter', 'test', 'week']);
+
+    // A token that expires within the day can make none at all.
+    const hour = await t.deps.tokens.issue(lee.id, 'hour', new Date(Date.now() + 3_600_000));
+    const fromHour = await client(t.url, hour.token)('POST', '/v1/me/tokens', {
+      name: 'x',
+      expires_in_days: 1,
+    });
+    expectFieldError(fromHour, 'expires_in_days', true);
+
+    // person()'s token never expires, and the browser session is renewed as it is used.
+    expect((await lee.api('POST', '/v1/me/tokens', { name: 'api' })).status).toBe(201);
+    expect((await lee.browser('POST', '/v1/me/tokens', { name: 'browser' })).status).toBe(201);
+  });
 });

@@ -44,6 +44,11 @@ const signIn = createRoute({
   validateSearch: (search: Record<string, unknown>) => ({ next: optionalString(search.next) }),
   component: SignInPage,
 });
+const forgot = createRoute({
+  getParentRoute: () => root,
+  path: '/forgot',
+  component: lazyRouteComponent(() => import('./auth/ForgotPage'), 'ForgotPage'),
+});
 const setup = createRoute({
   getParentRoute: () => root,
   path: '/setup/$secret',
@@ -142,6 +147,7 @@ const settings = createRoute({
 
 const routeTree = root.addChildren([
   signIn,
+  forgot,
   setup,
   reset,
   invite,

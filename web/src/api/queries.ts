@@ -44,3 +44,12 @@ export function useWorkspace(uuid: string) {
       (await unwrap(api.GET('/v1/workspaces/{uuid}', { params: { path: { uuid } } }))).data,
   });
 }
+
+/** What the server offers a signed-out page: whether it sends e-mail, and its PUBLIC_URL. */
+export function useServerInfo() {
+  return useQuery({
+    queryKey: ['server'],
+    queryFn: async () => (await unwrap(api.GET('/auth/server'))).data,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}

@@ -289,7 +289,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change your password (signed in); your other sessions end */
+        /** Change your password (signed in); your other sessions and all your personal access tokens end */
         post: {
             parameters: {
                 query?: never;
@@ -538,7 +538,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Choose a new password through a reset link; signs in, other sessions end */
+        /** Choose a new password through a reset link; signs in, other sessions and all personal access tokens end */
         post: {
             parameters: {
                 query?: never;
@@ -593,6 +593,97 @@ export interface paths {
                 };
                 /** @description Every error answer (contract §2). */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/forgot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Forgot password: mails a one-time reset link when the address has an account (the same answer either way) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description An e-mail address. */
+                        email: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -672,7 +763,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Join through an invite: signed in as the invited address, or with {name, password} to create the account (or the existing account’s password) */
+        /** Join through an invite: signed in as the invited address (its session cookie), or with {name, password} to create the account when the address has none */
         post: {
             parameters: {
                 query?: never;
@@ -686,6 +777,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         name?: string;
+                        /** @description The new account’s password; never checked for an address that has one */
                         password?: string;
                     };
                 };
@@ -1267,7 +1359,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Make a personal access token; the answer is the only time it is shown */
+        /** Make a personal access token; the answer is the only time it is shown. A token cannot make one that outlives it */
         post: {
             parameters: {
                 query?: never;
@@ -1280,7 +1372,7 @@ export interface paths {
                     "application/json": {
                         /** @description what the token is for */
                         name: string;
-                        /** @description lifetime in days; absent or null: never expires */
+                        /** @description lifetime in days; absent or null: never expires. Made with a token that expires: no later than it (422) */
                         expires_in_days?: number | null;
                     };
                 };

@@ -1,14 +1,18 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate, useParams } from '@tanstack/react-router';
+import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiFailure, api, unwrap } from '../api/client';
-import { useMe } from '../api/queries';
+import { keys, useMe } from '../api/queries';
 import { ErrorState, Loading } from '../ui/states';
 import { AuthLayout } from './AuthLayout';
 import { PASSWORD_HINT } from './password';
 import { FieldError } from './SetupPage';
 
-/** An invite link: join with the account you are signed in as, or make one. */
+/**
+ * An invite link: join with the account you are signed in as, or make one. An address that
+ * already has an account joins only signed in as it (contract §12), so the page offers
+ * sign-in, which comes back here.
+ */
 export function InvitePage() {
   const { secret } = useParams({ from: '/invite/$secret' });
   const navigate = useNavigate();
@@ -42,6 +46,11 @@ export function InvitePage() {
     void accept({ name: String(form.get('name') ?? ''), password: String(form.get('password')) });
   }
 
+  async function signOut() {
+    await api.POST('/auth/sign-out');
+    await queryClient.resetQueries({ queryKey: keys.me });
+  }
+
   if (invite.isPending || me.isPending)
     return (
       <AuthLayout title="Join a workspace">
@@ -59,44 +68,85 @@ export function InvitePage() {
     );
   }
   const { workspace, email, role } = invite.data;
-  const signedInAsInvitee = me.data?.email.toLowerCase() === email.toLowerCase();
-  return (
-    <AuthLayout title={`Join ${workspace.name}`}>
-      <p>
-        {email} is invited to join <strong>{workspace.name}</strong> as{' '}
-        {role === 'admin' ? 'an admin' : 'a member'}.
-      </p>
-      {signedInAsInvitee ? (
+  const intro = (
+    <p>
+      {email} is invited to join <strong>{workspace.name}</strong> as{' '}
+      {role === 'admin' ? 'an admin' : 'a member'}.
+    </p>
+  );
+  const problem =
+    failure && !failure.body?.errors ? <ErrorState what="the invite" error={failure} /> : null;
+
+  if (me.data?.email.toLowerCase() === email.toLowerCase()) {
+    return (
+      <AuthLayout title={`Join ${workspace.name}`}>
+        {intro}
         <button type="button" className="button primary" onClick={() => void accept({})}>
           Join workspace
         </button>
-      ) : (
-        <form onSubmit={submit} className="stack">
-          <label className="field">
-            <span>Name</span>
-            <input name="name" autoComplete="name" />
-          </label>
-          <label className="field">
-            <span>Password</span>
-            <input
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required
-              aria-describedby="invite-password-hint"
-            />
-            <small id="invite-password-hint" className="muted">
-              New here? Choose one. {PASSWORD_HINT} Already have an account with this address? Enter
-              its password.
-            </small>
-            <FieldError failure={failure} name="password" />
-          </label>
-          <button type="submit" className="button primary">
-            Join workspace
-          </button>
-        </form>
-      )}
-      {failure && !failure.body?.errors ? <ErrorState what="the invite" error={failure} /> : null}
+        {problem}
+      </AuthLayout>
+    );
+  }
+  if (me.data) {
+    return (
+      <AuthLayout title={`Join ${workspace.name}`}>
+        {intro}
+        <p>
+          You are signed in as {me.data.email}. To accept, sign out, then sign in as {email} or
+          create its account here.
+        </p>
+        <button type="button" className="button primary" onClick={() => void signOut()}>
+          Sign out
+        </button>
+      </AuthLayout>
+    );
+  }
+  // An account that exists: the answer says so (401), and only signing in as it helps.
+  const accountExists = failure?.status === 401;
+  return (
+    <AuthLayout title={`Join ${workspace.name}`}>
+      {intro}
+      <div className={accountExists ? 'status-warn stack' : 'stack'}>
+        {accountExists ? (
+          <p className="small" role="alert">
+            {email} already has an account: sign in as {email}, and you will come back here to join.
+          </p>
+        ) : (
+          <p className="small">
+            Already have a Footfall account for {email}? Sign in with it, and you will come back
+            here to join.
+          </p>
+        )}
+        <Link className="button" to="/sign-in" search={{ next: `/invite/${secret}` }}>
+          Sign in as {email}
+        </Link>
+      </div>
+      <p className="divider">or, new to Footfall</p>
+      <form onSubmit={submit} className="stack">
+        <label className="field">
+          <span>Name</span>
+          <input name="name" autoComplete="name" />
+        </label>
+        <label className="field">
+          <span>Password</span>
+          <input
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            aria-describedby="invite-password-hint"
+          />
+          <small id="invite-password-hint" className="muted">
+            Choose one for your new account. {PASSWORD_HINT}
+          </small>
+          <FieldError failure={failure} name="password" />
+        </label>
+        <button type="submit" className="button primary">
+          Join workspace
+        </button>
+      </form>
+      {accountExists ? null : problem}
     </AuthLayout>
   );
 }

@@ -1,13 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { api } from '../api/client';
+import { useServerInfo } from '../api/queries';
 import { AuthLayout } from './AuthLayout';
 
 export function SignInPage() {
   const { next } = useSearch({ from: '/sign-in' });
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  // Whether "Forgot password?" can mail a link, or the person must ask for one.
+  const server = useServerInfo();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
@@ -60,10 +63,16 @@ export function SignInPage() {
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
-      <p className="muted small">
-        Forgot your password? Ask an owner of your workspace, or whoever runs this server, for a
-        reset link (<code>footfall users reset-link --email you@example.com</code>).
-      </p>
+      {server.data?.mail ? (
+        <p className="small">
+          <Link to="/forgot">Forgot password?</Link>
+        </p>
+      ) : server.data ? (
+        <p className="muted small">
+          Forgot your password? Ask an owner of your workspace, or whoever runs this server, for a
+          reset link (<code>npx --no footfall users reset-link --email you@example.com</code>).
+        </p>
+      ) : null}
     </AuthLayout>
   );
 }

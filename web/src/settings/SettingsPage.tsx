@@ -1,4 +1,5 @@
 import { useParams } from '@tanstack/react-router';
+import { Account } from './Account';
 import { CustomFields } from './CustomFields';
 import { Notifications } from './Notifications';
 import { Team } from './Team';
@@ -10,13 +11,17 @@ import './settings.css';
 const SECTIONS = [
   ['tracking', 'Tracking'],
   ['team', 'Team'],
+  ['account', 'Account'],
   ['api-tokens', 'API tokens'],
   ['webhooks', 'Webhooks'],
   ['notifications', 'Notifications'],
   ['custom-fields', 'Custom fields'],
 ] as const;
 
-/** Everything that is set up once: the script, people, tokens, outbound messages, fields. */
+/**
+ * Everything that is set up once: the script, people, your password and tokens, outbound
+ * messages, fields.
+ */
 export function SettingsPage() {
   const { workspace } = useParams({ from: '/w/$workspace' });
   return (
@@ -37,6 +42,7 @@ export function SettingsPage() {
         <div className="settings-sections">
           <Tracking workspace={workspace} />
           <Team workspace={workspace} />
+          <Account />
           <Tokens />
           <Webhooks />
           <Notifications workspace={workspace} />

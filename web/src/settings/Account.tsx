@@ -1,0 +1,102 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { ApiFailure, api, unwrap } from '../api/client';
+import { useMe } from '../api/queries';
+import { PASSWORD_HINT } from '../auth/password';
+import { FieldError } from '../auth/SetupPage';
+
+/** The signed-in person's password; a change ends their other browsers and all their tokens. */
+export function Account() {
+  const queryClient = useQueryClient();
+  const me = useMe();
+  const [changed, setChanged] = useState(false);
+  const change = useMutation({
+    mutationFn: (body: { current_password: string; password: string }) =>
+      unwrap(api.POST('/auth/password', { body })),
+    // The tokens listed under API tokens have just ended.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['me', 'tokens'] }),
+  });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const element = event.currentTarget;
+    const form = new FormData(element);
+    setChanged(false);
+    change.mutate(
+      {
+        current_password: String(form.get('current_password')),
+        password: String(form.get('password')),
+      },
+      {
+        onSuccess: () => {
+          element.reset();
+          setChanged(true);
+        },
+      },
+    );
+  }
+  const failure =
+    change.error instanceof ApiFailure
+      ? change.error
+      : change.error
+        ? new ApiFailure(0, undefined)
+        : undefined;
+
+  return (
+    <section className="card" id="account" aria-labelledby="account-heading">
+      <h2 id="account-heading">Account</h2>
+      <p className="muted small">
+        {me.data ? `Signed in as ${me.data.email}. ` : ''}Your password is yours alone, across all
+        your workspaces.
+      </p>
+      <form className="stack password-form" onSubmit={submit}>
+        <h3>Change password</h3>
+        <p className="status-warn" id="password-change-effects">
+          Changing your password signs you out of every other browser and ends all your API tokens:
+          scripts and integrations that use them stop working until you give them new ones. This
+          browser stays signed in.
+        </p>
+        <label className="field">
+          <span>Current password</span>
+          <input name="current_password" type="password" autoComplete="current-password" required />
+          <FieldError failure={failure} name="current_password" />
+        </label>
+        <label className="field">
+          <span>New password</span>
+          <input
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            minLength={10}
+            required
+            aria-describedby="new-password-hint"
+          />
+          <small id="new-password-hint" className="muted">
+            {PASSWORD_HINT}
+          </small>
+          <FieldError failure={failure} name="password" />
+        </label>
+        {failure && !failure.body?.errors ? (
+          <p className="form-error" role="alert">
+            {failure.status > 0 ? failure.message : 'The server could not be reached.'}
+          </p>
+        ) : null}
+        <div className="row">
+          <button
+            type="submit"
+            className="button primary"
+            disabled={change.isPending}
+            aria-describedby="password-change-effects"
+          >
+            {change.isPending ? 'Changing…' : 'Change password'}
+          </button>
+        </div>
+        {changed ? (
+          <p className="status-ok" role="status">
+            Password changed. Every other browser is signed out and your API tokens have ended.
+          </p>
+        ) : null}
+      </form>
+    </section>
+  );
+}
