@@ -19,7 +19,10 @@ export function useMe() {
   });
 }
 
-/** What the server offers (e-mail) and its PUBLIC_URL; fixed while it runs. */
+/**
+ * What the server offers, also to a signed-out page: whether it sends e-mail, and its
+ * PUBLIC_URL; fixed while it runs.
+ */
 export function useServerInfo() {
   return useQuery({
     queryKey: keys.server,
@@ -42,14 +45,5 @@ export function useWorkspace(uuid: string) {
     queryKey: keys.workspace(uuid),
     queryFn: async () =>
       (await unwrap(api.GET('/v1/workspaces/{uuid}', { params: { path: { uuid } } }))).data,
-  });
-}
-
-/** What the server offers a signed-out page: whether it sends e-mail, and its PUBLIC_URL. */
-export function useServerInfo() {
-  return useQuery({
-    queryKey: ['server'],
-    queryFn: async () => (await unwrap(api.GET('/auth/server'))).data,
-    staleTime: Number.POSITIVE_INFINITY,
   });
 }
