@@ -4,7 +4,7 @@ import { ApiFailure, api, unwrap } from '../api/client';
 import { useServerInfo } from '../api/queries';
 import { Loading } from '../ui/states';
 import { AuthLayout } from './AuthLayout';
-import { FieldError } from './SetupPage';
+import { FieldError } from './fields';
 
 const TITLE = 'Forgot your password?';
 

@@ -5,8 +5,7 @@ import { ApiFailure, api, unwrap } from '../api/client';
 import { keys, useMe } from '../api/queries';
 import { ErrorState, Loading } from '../ui/states';
 import { AuthLayout } from './AuthLayout';
-import { PASSWORD_HINT } from './password';
-import { FieldError } from './SetupPage';
+import { NewPasswordField, PASSWORD_HINT } from './fields';
 
 /**
  * An invite link: join with the account you are signed in as, or make one. An address that
@@ -128,20 +127,11 @@ export function InvitePage() {
           <span>Name</span>
           <input name="name" autoComplete="name" />
         </label>
-        <label className="field">
-          <span>Password</span>
-          <input
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            aria-describedby="invite-password-hint"
-          />
-          <small id="invite-password-hint" className="muted">
-            Choose one for your new account. {PASSWORD_HINT}
-          </small>
-          <FieldError failure={failure} name="password" />
-        </label>
+        <NewPasswordField
+          label="Password"
+          failure={failure}
+          hint={`Choose one for your new account. ${PASSWORD_HINT}`}
+        />
         <button type="submit" className="button primary">
           Join workspace
         </button>

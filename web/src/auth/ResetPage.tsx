@@ -4,8 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { ApiFailure, api, unwrap } from '../api/client';
 import { ErrorState, Loading } from '../ui/states';
 import { AuthLayout } from './AuthLayout';
-import { PASSWORD_HINT } from './password';
-import { FieldError } from './SetupPage';
+import { NewPasswordField } from './fields';
 
 /** A one-time reset link: choose a new password, then signed in. */
 export function ResetPage() {
@@ -55,21 +54,7 @@ export function ResetPage() {
     <AuthLayout title="Choose a new password">
       <p className="muted">For {link.data.email}. Your other sessions will be signed out.</p>
       <form onSubmit={submit} className="stack">
-        <label className="field">
-          <span>New password</span>
-          <input
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            minLength={10}
-            required
-            aria-describedby="password-hint"
-          />
-          <small id="password-hint" className="muted">
-            {PASSWORD_HINT}
-          </small>
-          <FieldError failure={failure} name="password" />
-        </label>
+        <NewPasswordField label="New password" failure={failure} />
         {failure && !failure.body?.errors ? (
           <ErrorState what="the new password" error={failure} />
         ) : null}

@@ -4,7 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { ApiFailure, api, unwrap } from '../api/client';
 import { ErrorState, Loading } from '../ui/states';
 import { AuthLayout } from './AuthLayout';
-import { PASSWORD_HINT } from './password';
+import { FieldError, NewPasswordField } from './fields';
 
 /** The first start's one-time link: makes the first account, then signs it in. */
 export function SetupPage() {
@@ -78,21 +78,7 @@ export function SetupPage() {
           <span>Name</span>
           <input name="name" autoComplete="name" />
         </label>
-        <label className="field">
-          <span>Password</span>
-          <input
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            minLength={10}
-            required
-            aria-describedby="password-hint"
-          />
-          <small id="password-hint" className="muted">
-            {PASSWORD_HINT}
-          </small>
-          <FieldError failure={failure} name="password" />
-        </label>
+        <NewPasswordField label="Password" failure={failure} />
         {failure && !failure.body?.errors ? (
           <ErrorState what="the account" error={failure} />
         ) : null}
@@ -102,13 +88,4 @@ export function SetupPage() {
       </form>
     </AuthLayout>
   );
-}
-
-export function FieldError({ failure, name }: { failure: ApiFailure | undefined; name: string }) {
-  const message = failure?.field(name);
-  return message ? (
-    <small className="form-error" role="alert">
-      {message}
-    </small>
-  ) : null;
 }

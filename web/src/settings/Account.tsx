@@ -2,8 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ApiFailure, api, unwrap } from '../api/client';
 import { useMe } from '../api/queries';
-import { PASSWORD_HINT } from '../auth/password';
-import { FieldError } from '../auth/SetupPage';
+import { FieldError, NewPasswordField } from '../auth/fields';
 
 /** The signed-in person's password; a change ends their other browsers and all their tokens. */
 export function Account() {
@@ -61,21 +60,7 @@ export function Account() {
           <input name="current_password" type="password" autoComplete="current-password" required />
           <FieldError failure={failure} name="current_password" />
         </label>
-        <label className="field">
-          <span>New password</span>
-          <input
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            minLength={10}
-            required
-            aria-describedby="new-password-hint"
-          />
-          <small id="new-password-hint" className="muted">
-            {PASSWORD_HINT}
-          </small>
-          <FieldError failure={failure} name="password" />
-        </label>
+        <NewPasswordField label="New password" failure={failure} />
         {failure && !failure.body?.errors ? (
           <p className="form-error" role="alert">
             {failure.status > 0 ? failure.message : 'The server could not be reached.'}

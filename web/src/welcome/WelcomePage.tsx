@@ -4,7 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { ApiFailure, api, unwrap } from '../api/client';
 import { keys, useMe, useWorkspaces } from '../api/queries';
 import { AuthLayout } from '../auth/AuthLayout';
-import { FieldError } from '../auth/SetupPage';
+import { FieldError } from '../auth/fields';
 import { CopyButton } from '../ui/CopyButton';
 import { ErrorState } from '../ui/states';
 
