@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DatabaseOutage } from '../db/outage.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { clientIp, clientNetwork } from '../http/client-address.js';
 import { badRequest, HttpError, notFound } from '../http/errors.js';
@@ -15,7 +16,12 @@ const scriptOf = (request: FastifyRequest) => {
 };
 
 /** POST /t/collect (contract §5), answered 202 only once its events are committed. */
-export async function collectorRoutes(app: Api, deps: AppDeps, collector: Collector) {
+export async function collectorRoutes(
+  app: Api,
+  deps: AppDeps,
+  collector: Collector,
+  outage: DatabaseOutage,
+) {
   // Browsers send text/plain to avoid a CORS preflight; the body is JSON all the same.
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => {
     try {
@@ -79,7 +85,7 @@ export async function collectorRoutes(app: Api, deps: AppDeps, collector: Collec
           gpc: request.headers['sec-gpc'] === '1',
         });
       } catch (error) {
-        request.log.error({ err: error }, 'events could not be stored');
+        if (!outage.report(error)) request.log.error({ err: error }, 'events could not be stored');
         throw new HttpError(503, 'The events could not be stored; send them again.', undefined, {
           'retry-after': '5',
         });

@@ -29,7 +29,8 @@ export interface NotificationWorkerDeps {
   encryptionKey: Buffer;
   mailer: Mailer | null;
   resolve?: Resolver;
-  log: (message: string) => void;
+  /** A failure of the worker's own (not of a delivery), with its error. */
+  log: (message: string, error: unknown) => void;
 }
 
 /** The base of every link in an alert: PUBLIC_URL, else the server on localhost. */
@@ -52,7 +53,7 @@ export async function deliverNotifications(deps: NotificationWorkerDeps): Promis
   await Promise.all(
     rows.map((delivery) =>
       attempt(deps, delivery).catch((error: Error) =>
-        deps.log(`notification delivery ${delivery.id}: ${error.message}`),
+        deps.log(`notification delivery ${delivery.id}: ${error.message}`, error),
       ),
     ),
   );

@@ -31,7 +31,8 @@ export interface WorkerDeps {
   config: Config;
   encryptionKey: Buffer;
   resolve?: Resolver;
-  log: (message: string) => void;
+  /** A failure of the worker's own (not of a delivery), with its error. */
+  log: (message: string, error: unknown) => void;
 }
 
 type Delivery = Selectable<WebhookDeliveryTable>;
@@ -53,7 +54,9 @@ export function startDeliveryWorker(deps: WorkerDeps, pollMs = 500): { stop(): P
     const user = delivery.user_id;
     perUser.set(user, (perUser.get(user) ?? 0) + 1);
     const done = attempt(deps, delivery, stopping.signal)
-      .catch((error) => deps.log(`webhook delivery ${delivery.id}: ${(error as Error).message}`))
+      .catch((error) =>
+        deps.log(`webhook delivery ${delivery.id}: ${(error as Error).message}`, error),
+      )
       .finally(() => {
         running.delete(done);
         const left = (perUser.get(user) ?? 1) - 1;
@@ -80,7 +83,7 @@ export function startDeliveryWorker(deps: WorkerDeps, pollMs = 500): { stop(): P
   const fill = (): Promise<void> => {
     if (stopping.signal.aborted) return Promise.resolve();
     filling ??= claimWhileFree()
-      .catch((error) => deps.log(`webhook worker: ${(error as Error).message}`))
+      .catch((error) => deps.log(`webhook worker: ${(error as Error).message}`, error))
       .finally(() => {
         filling = null;
       });
@@ -91,7 +94,7 @@ export function startDeliveryWorker(deps: WorkerDeps, pollMs = 500): { stop(): P
     try {
       await enqueueEndedSessions(deps.db, deps.config.sessionIdleSeconds);
     } catch (error) {
-      deps.log(`webhook worker: ${(error as Error).message}`);
+      deps.log(`webhook worker: ${(error as Error).message}`, error);
     }
     await fill();
   }, pollMs);
