@@ -15,6 +15,7 @@ import * as webhookEvents from './migrations/0013_webhook_events.js';
 import * as notifications from './migrations/0014_notifications.js';
 import * as digests from './migrations/0015_digests.js';
 import * as ingestTally from './migrations/0016_ingest_tally.js';
+import * as scriptLocks from './migrations/0020_script_locks.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0014_notifications': notifications,
   '0015_digests': digests,
   '0016_ingest_tally': ingestTally,
+  '0020_script_locks': scriptLocks,
 };
 
 /**

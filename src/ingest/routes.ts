@@ -15,6 +15,9 @@ const scriptOf = (request: FastifyRequest) => {
   return typeof body?.tracking_script_id === 'string' ? body.tracking_script_id : '';
 };
 
+const unknownScript = () => notFound('Unknown tracking_script_id.');
+const unlinkedScript = () => new HttpError(410, 'This tracking script was unlinked.');
+
 /** POST /t/collect (contract §5), answered 202 only once its events are committed. */
 export async function collectorRoutes(
   app: Api,
@@ -75,11 +78,11 @@ export async function collectorRoutes(
     async (request, reply) => {
       const collected = parseCollectBody(request.body, new Date());
       const script = await collector.scripts.find(collected.trackingScriptId);
-      if (!script) throw notFound('Unknown tracking_script_id.');
-      if (script.revoked) throw new HttpError(410, 'This tracking script was unlinked.');
-      let accepted: number;
+      if (!script) throw unknownScript();
+      if (script.revoked) throw unlinkedScript();
+      let result: Awaited<ReturnType<Collector['ingest']>>;
       try {
-        accepted = await collector.ingest(script, collected, {
+        result = await collector.ingest(script, collected, {
           ip: clientIp(request),
           userAgent: request.headers['user-agent'],
           gpc: request.headers['sec-gpc'] === '1',
@@ -90,8 +93,12 @@ export async function collectorRoutes(
           'retry-after': '5',
         });
       }
+      // Unlinked or deleted since the cached lookup above; a deleted workspace's id is unknown.
+      if ('refused' in result) {
+        throw result.refused === 'revoked' ? unlinkedScript() : unknownScript();
+      }
       reply.status(202);
-      return { accepted };
+      return { accepted: result.stored };
     },
   );
 }
