@@ -15,6 +15,7 @@ import { contactRoutes } from './contacts/routes.js';
 import { Contact } from './contacts/schemas.js';
 import { customFieldRoutes } from './custom-fields/routes.js';
 import { CustomField, CustomFieldValue } from './custom-fields/schemas.js';
+import { DatabaseOutage } from './db/outage.js';
 import { exportRoutes } from './exports/routes.js';
 import type { Api, AppDeps } from './http/api.js';
 import { clientNetwork } from './http/client-address.js';
@@ -100,7 +101,10 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
       done(badRequest('The request body is not valid JSON.'), undefined);
     }
   });
-  registerErrorHandling(app);
+  // One warning per database outage, not one error per request or job round.
+  const outage = new DatabaseOutage(deps.db, app.log);
+  app.addHook('onClose', async () => outage.stop());
+  registerErrorHandling(app, outage);
   addSecurityHeaders(app);
 
   for (const schema of [
@@ -175,10 +179,10 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
       return collector.metrics.registry.metrics();
     },
   );
-  await app.register(async (scope) => collectorRoutes(scope, deps, collector));
+  await app.register(async (scope) => collectorRoutes(scope, deps, collector, outage));
   await app.register(async (scope) => spotterRoutes(scope, deps, collector));
   // Every background job (deliveries, segments, retention) is listed in jobs.ts.
-  scheduleJobs(app, deps, collector.metrics.registry);
+  scheduleJobs(app, deps, collector.metrics.registry, outage);
   trackerRoutes(app, deps);
 
   const mailer = deps.mailer ?? createMailer(config);

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
 import { removeExpiredInvites } from './accounts/invites.js';
 import { removeExpiredSignIns } from './auth/cleanup.js';
+import type { DatabaseOutage } from './db/outage.js';
 import { runPeriodically } from './db/periodic.js';
 import type { Api, AppDeps } from './http/api.js';
 import { createMailer } from './mail/transport.js';
@@ -19,7 +20,8 @@ interface Stoppable {
 /**
  * A background job: its name, how often it runs, and one round of its work (`run`), which
  * the app schedules, one round at a time. A round that throws is logged and counted under
- * the job's name and the next round runs as usual; a job isolates failures per item itself.
+ * the job's name (a database out of reach is logged once for all) and the next round runs
+ * as usual; a job isolates failures per item itself.
  * A job whose work outlives a round (deliveries in flight) schedules itself (`start`).
  */
 export type Job = { name: string; everyMs: number } & (
@@ -32,8 +34,13 @@ export function backgroundJobs(
   deps: AppDeps,
   registry: Registry,
   log: Pick<FastifyBaseLogger, 'info' | 'error'>,
+  outage: DatabaseOutage,
 ): Job[] {
   const { config, db } = deps;
+  // A worker's failure is an error, unless the database is out of reach (noted once).
+  const workerFailed = (message: string, error: unknown) => {
+    if (!outage.report(error)) log.error(message);
+  };
   const segmentFailures = new Counter({
     name: 'footfall_segment_failures_total',
     help: 'Segments skipped because they could not be evaluated (marked, tried again later)',
@@ -52,7 +59,7 @@ export function backgroundJobs(
             config,
             encryptionKey: deps.keys.encryption,
             resolve: deps.resolve,
-            log: (message) => log.error(message),
+            log: workerFailed,
           },
           everyMs,
         ),
@@ -68,7 +75,7 @@ export function backgroundJobs(
             encryptionKey: deps.keys.encryption,
             mailer: notificationMailer,
             resolve: deps.resolve,
-            log: (message) => log.error(message),
+            log: workerFailed,
           },
           everyMs,
         ),
@@ -146,8 +153,13 @@ export function backgroundJobs(
  * Starts the background jobs when the app is ready and stops them when it closes (a
  * running round ends first).
  */
-export function scheduleJobs(app: Api, deps: AppDeps, registry: Registry): void {
-  const jobs = backgroundJobs(deps, registry, app.log);
+export function scheduleJobs(
+  app: Api,
+  deps: AppDeps,
+  registry: Registry,
+  outage: DatabaseOutage,
+): void {
+  const jobs = backgroundJobs(deps, registry, app.log, outage);
   const errors = new Counter({
     name: 'footfall_job_errors_total',
     help: 'Background job rounds that failed, by job',
@@ -162,7 +174,7 @@ export function scheduleJobs(app: Api, deps: AppDeps, registry: Registry): void 
         (stopping) =>
           job.run(stopping).catch((error: Error) => {
             errors.inc({ job: job.name });
-            app.log.error(`${job.name}: ${error.message}`);
+            if (!outage.report(error)) app.log.error(`${job.name}: ${error.message}`);
           }),
         job.everyMs,
         { atStart: job.atStart },

@@ -13,14 +13,23 @@ export interface Db {
   close(): Promise<void>;
 }
 
+// A server that does not answer at all (a failover to an address that is gone) makes a
+// request wait this long for a connection (new, or free in the pool), then fail, not hang.
+const CONNECT_TIMEOUT_MS = 10_000;
+
 /** A pool on `url`; `statementTimeoutMs` (0: none) cuts any statement that runs longer. */
 export function connect(url: string, max = 10, statementTimeoutMs = 0): Db {
   const pool = new pg.Pool({
     connectionString: url,
     max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     ...(statementTimeoutMs > 0 && { statement_timeout: statementTimeoutMs }),
   });
-  // An idle client losing its server must not crash the process; the next query reports it.
+  // A client losing its server (a restart, a failover) emits 'error'; without a listener that
+  // ends the process. pg-pool listens only while a client is idle, so this listener covers the
+  // time it is checked out (a transaction between statements): the query using it fails
+  // instead, and the pool drops a client that errored when it comes back.
+  pool.on('connect', (client) => client.on('error', () => {}));
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { pool, db, close: () => db.destroy() };

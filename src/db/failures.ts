@@ -48,3 +48,39 @@ export const isTransient = (failure: WriteFailure) =>
 /** Part of the write may be at fault, so writing its parts apart can save the others. */
 export const mayBeInTheData = (failure: WriteFailure) =>
   failure === 'data' || failure === 'constraint' || failure === 'other';
+
+// 08: the connection failed or broke; 57P01-57P03: the server is shutting down, crashed, or
+// cannot take connections yet (starting, recovering). Every query meets these in an outage.
+const UNREACHABLE_STATES = /^(08...|57P0[123])$/;
+// Node's socket errors on the way to the server (with the system call that met them: a
+// client that aborts its own request also gives ECONNRESET, without one).
+const SOCKET_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+// What pg and pg-pool say, without a code, of a connection that ended or never came.
+const DRIVER_WORDS =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
+
+/**
+ * Whether `error` says the database cannot be reached right now (a restart, a failover, a
+ * network fault), rather than that a statement or our code is wrong: the caller answers 503
+ * and tries again later, and nothing about the request itself is at fault.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code, syscall } = error as { code?: unknown; syscall?: unknown };
+  if (typeof code === 'string' && UNREACHABLE_STATES.test(code)) return true;
+  if (typeof code === 'string' && typeof syscall === 'string' && SOCKET_ERRORS.has(code)) {
+    return true;
+  }
+  // Node tries each address of a name in turn and reports them all together.
+  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnreachable);
+  return DRIVER_WORDS.test(error.message);
+}

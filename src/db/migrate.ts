@@ -18,6 +18,7 @@ import * as ingestTally from './migrations/0016_ingest_tally.js';
 import * as signInDevices from './migrations/0017_sign_in_devices.js';
 import * as allowances from './migrations/0018_allowances.js';
 import * as notificationClaims from './migrations/0019_notification_claims.js';
+import * as scriptLocks from './migrations/0020_script_locks.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0017_sign_in_devices': signInDevices,
   '0018_allowances': allowances,
   '0019_notification_claims': notificationClaims,
+  '0020_script_locks': scriptLocks,
 };
 
 /**

@@ -6,6 +6,7 @@ import { type Kysely, sql } from 'kysely';
  */
 export class Transaction<DB> {
   private state: 'idle' | 'open' | 'committed' = 'idle';
+  private pending: string[] = [];
 
   constructor(private readonly connection: Kysely<DB>) {}
 
@@ -14,22 +15,38 @@ export class Transaction<DB> {
    * the caller builds it only from values it has checked, such as numbers and UUIDs.
    */
   async lock(statements: string): Promise<void> {
-    await sql
-      .raw(this.state === 'idle' ? `BEGIN; ${statements}` : statements)
-      .execute(this.connection);
-    this.state = 'open';
+    await this.send(statements);
+  }
+
+  /**
+   * Locks to take first, sent with the transaction's next statement rather than in a round
+   * trip of their own (parameterless SQL, as for `lock`).
+   */
+  lockFirst(statements: string): void {
+    this.pending.push(statements);
   }
 
   /** The connection, for statements inside the transaction (opened now if no lock did). */
   async db(): Promise<Kysely<DB>> {
     if (this.state === 'committed') throw new Error('The transaction has committed.');
-    if (this.state === 'idle') await this.lock('');
+    if (this.state === 'idle' || this.pending.length > 0) await this.send('');
     return this.connection;
   }
 
   async commit(): Promise<void> {
-    if (this.state === 'open') await sql`COMMIT`.execute(this.connection);
+    if (this.state === 'open' || this.pending.length > 0) await this.send('COMMIT');
     this.state = 'committed';
+  }
+
+  private async send(statements: string): Promise<void> {
+    const all = [
+      ...(this.state === 'idle' ? ['BEGIN'] : []),
+      ...this.pending.splice(0),
+      statements,
+    ].filter((part) => part !== '');
+    if (all.length === 0) return;
+    await sql.raw(all.join('; ')).execute(this.connection);
+    this.state = 'open';
   }
 }
 

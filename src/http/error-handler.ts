@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DatabaseOutage } from '../db/outage.js';
 import { type FieldErrors, HttpError } from './errors.js';
 import { fieldErrors } from './validation.js';
 
@@ -71,9 +72,16 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Dup
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-/** Maps every error to the contract's `{success, message, errors?}` body. */
-export function registerErrorHandling(app: FastifyInstance): void {
+const UNAVAILABLE = 'The database is not reachable at the moment; try again shortly.';
+
+/**
+ * Maps every error to the contract's `{success, message, errors?}` body. A database that
+ * cannot be reached is a 503 with Retry-After, noted once by `outage` rather than logged
+ * as a failure of each request.
+ */
+export function registerErrorHandling(app: FastifyInstance, outage: DatabaseOutage): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    const unreachable = !(error instanceof HttpError) && outage.report(error);
     let status = 500;
     let body: ErrorBody = { success: false, message: GENERIC };
     if (error instanceof HttpError) {
@@ -97,6 +105,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       }
     } else if (error.code && FRAMEWORK_ERRORS[error.code]) {
       [status, body.message] = FRAMEWORK_ERRORS[error.code] as [number, string];
+    } else if (unreachable) {
+      status = 503;
+      body.message = UNAVAILABLE;
+      reply.header('retry-after', '5');
     } else if (error.statusCode === 429) {
       status = 429;
       body.message = 'Too many requests; slow down and retry after the time in Retry-After.';
@@ -105,7 +117,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       body.message = error.message;
     }
     // A 5xx HttpError is an answer a route chose, and the route logged its cause.
-    if (status >= 500 && !(error instanceof HttpError)) {
+    if (status >= 500 && !unreachable && !(error instanceof HttpError)) {
       request.log.error({ err: error }, 'request failed');
     }
     reply.status(status).send(body);

@@ -14,9 +14,9 @@ import { ipRangeResolver } from '../identify/resolver.js';
 import { alertsWanted } from '../notifications/store.js';
 import { deliveryMode as operatorDeliveryMode } from '../webhooks/outbox.js';
 import type { Collected } from './body.js';
-import { ingestMetrics } from './metrics.js';
+import { type DropReason, ingestMetrics } from './metrics.js';
 import { type IngestContext, ingestSteps, runPipeline } from './pipeline.js';
-import { ScriptDirectory, type TrackingScript } from './scripts.js';
+import { ScriptDirectory, type ScriptGone, type TrackingScript } from './scripts.js';
 import { IngestTally } from './tally.js';
 import { type Accepted, groupWriter } from './writer.js';
 
@@ -74,12 +74,15 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
     metrics,
     /** The resolver chain of the pipeline, for Spotter to name a visitor the same way. */
     resolvers,
-    /** Runs the pipeline and resolves once what it kept is committed; the number stored. */
+    /**
+     * Runs the pipeline and resolves once what it kept is committed: the number stored, or
+     * why the script no longer takes events (nothing of the request is then stored).
+     */
     async ingest(
       script: TrackingScript,
       collected: Collected,
       client: { ip: string; userAgent: string | undefined; gpc: boolean },
-    ): Promise<number> {
+    ): Promise<{ stored: number } | { refused: ScriptGone }> {
       metrics.received.inc(collected.events.length);
       const context: IngestContext = {
         script,
@@ -87,13 +90,18 @@ export async function createCollector(config: Config, db: Kysely<Database>) {
         ...client,
         events: collected.events,
       };
+      const dropped: [DropReason, number][] = [];
       await runPipeline(steps, context, metrics, (reason, events) =>
-        tally.add(script.workspaceId, reason, events),
+        dropped.push([reason, events]),
       );
-      if (context.events.length === 0) return 0;
-      await writer.add([{ context, visitorId: collected.visitorId }]);
+      // Even a request whose events were all dropped goes through the writer, whose
+      // transaction checks that its script is still active: it is answered as it should be.
+      const accepted: Accepted = { context, visitorId: collected.visitorId };
+      await writer.add([accepted]);
+      if (accepted.refused) return { refused: accepted.refused };
+      for (const [reason, events] of dropped) tally.add(script.workspaceId, reason, events);
       tally.add(script.workspaceId, '', context.events.length);
-      return context.events.length;
+      return { stored: context.events.length };
     },
     /** Waits for every acknowledged write and the counts of what arrived (at shutdown). */
     flush: async () => {

@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DatabaseOutage } from '../db/outage.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { clientIp, clientNetwork } from '../http/client-address.js';
 import { badRequest, HttpError, notFound } from '../http/errors.js';
@@ -14,8 +15,16 @@ const scriptOf = (request: FastifyRequest) => {
   return typeof body?.tracking_script_id === 'string' ? body.tracking_script_id : '';
 };
 
+const unknownScript = () => notFound('Unknown tracking_script_id.');
+const unlinkedScript = () => new HttpError(410, 'This tracking script was unlinked.');
+
 /** POST /t/collect (contract §5), answered 202 only once its events are committed. */
-export async function collectorRoutes(app: Api, deps: AppDeps, collector: Collector) {
+export async function collectorRoutes(
+  app: Api,
+  deps: AppDeps,
+  collector: Collector,
+  outage: DatabaseOutage,
+) {
   // Browsers send text/plain to avoid a CORS preflight; the body is JSON all the same.
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => {
     try {
@@ -68,23 +77,27 @@ export async function collectorRoutes(app: Api, deps: AppDeps, collector: Collec
     async (request, reply) => {
       const collected = parseCollectBody(request.body, new Date());
       const script = await collector.scripts.find(collected.trackingScriptId);
-      if (!script) throw notFound('Unknown tracking_script_id.');
-      if (script.revoked) throw new HttpError(410, 'This tracking script was unlinked.');
-      let accepted: number;
+      if (!script) throw unknownScript();
+      if (script.revoked) throw unlinkedScript();
+      let result: Awaited<ReturnType<Collector['ingest']>>;
       try {
-        accepted = await collector.ingest(script, collected, {
+        result = await collector.ingest(script, collected, {
           ip: clientIp(request),
           userAgent: request.headers['user-agent'],
           gpc: request.headers['sec-gpc'] === '1',
         });
       } catch (error) {
-        request.log.error({ err: error }, 'events could not be stored');
+        if (!outage.report(error)) request.log.error({ err: error }, 'events could not be stored');
         throw new HttpError(503, 'The events could not be stored; send them again.', undefined, {
           'retry-after': '5',
         });
       }
+      // Unlinked or deleted since the cached lookup above; a deleted workspace's id is unknown.
+      if ('refused' in result) {
+        throw result.refused === 'revoked' ? unlinkedScript() : unknownScript();
+      }
       reply.status(202);
-      return { accepted };
+      return { accepted: result.stored };
     },
   );
 }

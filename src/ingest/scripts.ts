@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import pg from 'pg';
 import { cachedLookup } from '../db/cached-lookup.js';
 import type { Database } from '../db/schema.js';
 import { compileFilters, type IngestFilters } from '../workspaces/filters.js';
@@ -19,9 +20,31 @@ export interface TrackingScript {
   siteDomains: string[];
 }
 
+/** Why a script no longer takes events: unlinked (410) or its workspace deleted (404). */
+export type ScriptGone = 'revoked' | 'deleted';
+
+const SCRIPTS_GONE = 'FF410';
+
+/**
+ * SQL for Transaction.lockFirst: share-locks the scripts (an unlink or a delete then waits
+ * for the write) and raises SCRIPTS_GONE if one is no longer active (migration 0020).
+ */
+export function lockScripts(ids: string[]): string {
+  const list = [...new Set(ids)].map((id) => pg.escapeLiteral(id)).join(', ');
+  return `SELECT lock_tracking_scripts(ARRAY[${list}]::text[])`;
+}
+
+/** The scripts lockScripts found gone, when that is what `error` is; null otherwise. */
+export function goneScripts(error: unknown): Map<string, ScriptGone> | null {
+  const { code, detail } = (error ?? {}) as { code?: unknown; detail?: unknown };
+  if (code !== SCRIPTS_GONE || typeof detail !== 'string') return null;
+  return new Map(Object.entries(JSON.parse(detail) as Record<string, ScriptGone>));
+}
+
 /**
  * Tracking script id → its workspace, flags and filters, cached briefly: the collector asks
- * on every request, and a change or an unlink may take up to TTL_MS to reach it.
+ * on every request, and a flag change may take up to TTL_MS to reach it. An unlink or a
+ * delete is seen at once all the same: the writer locks and checks each script (lockScripts).
  */
 export class ScriptDirectory {
   static readonly TTL_MS = 2_000;

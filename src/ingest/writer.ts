@@ -9,13 +9,16 @@ import { ensureOrganisations, organisationKey } from '../organisations/store.js'
 import { type Candidate, candidateValues, type DeliveryMode, enqueue } from '../webhooks/outbox.js';
 import type { IngestMetrics } from './metrics.js';
 import type { IngestContext } from './pipeline.js';
+import { goneScripts, lockScripts, type ScriptGone } from './scripts.js';
 import type { VisitEvent } from './sessionizer.js';
 import { storeVisits } from './store.js';
 
-/** A collect request after the pipeline: what the writer needs. */
+/** A collect request after the pipeline (its events may all be dropped): what the writer needs. */
 export interface Accepted {
   context: IngestContext;
   visitorId: string;
+  /** Set by the writer when the request's script was found unlinked or deleted: nothing stored. */
+  refused?: ScriptGone;
 }
 
 /** One group of requests on its way into the database; each phase adds what it learnt. */
@@ -53,9 +56,9 @@ const organisationOf = (group: GroupWrite, { script, organisation }: IngestConte
 
 /**
  * The group write, in order. Locks are taken in one global order, so concurrent writers
- * (in this or another process) cannot deadlock: the usage of workspaces that gain an
- * organisation (by workspace id), then the visitors (by key), then rows each phase writes
- * in a sorted order of its own.
+ * (in this or another process) cannot deadlock: the requests' tracking scripts (by id,
+ * shared), the usage of workspaces that gain an organisation (by workspace id), then the
+ * visitors (by key), then rows each phase writes in a sorted order of its own.
  */
 function phases(deps: WriterDeps): Phase[] {
   return [
@@ -69,6 +72,13 @@ function phases(deps: WriterDeps): Phase[] {
           const mode = modes[index];
           if (mode) group.delivering.set(workspace, mode);
         });
+      },
+    },
+    {
+      // Every request's script, still active, share-locked with the first locks below.
+      name: 'scripts',
+      async run(group, tx) {
+        tx.lockFirst(lockScripts(group.requests.map((r) => r.context.script.id)));
       },
     },
     {
@@ -109,6 +119,8 @@ function phases(deps: WriterDeps): Phase[] {
           };
           return context.events.map((event) => ({ visit, event }));
         });
+        // A group of requests whose events were all dropped only checks their scripts.
+        if (items.length === 0) return;
         group.deliveries.push(...(await storeVisits(tx, items, deps.idleMs, group.delivering)));
         group.afterCommit.push(() => deps.metrics.stored.inc(items.length));
       },
@@ -187,12 +199,13 @@ function phases(deps: WriterDeps): Phase[] {
 
 /**
  * Writes a group of accepted requests in one transaction, phase by phase, each phase's
- * time observed in footfall_write_phase_seconds. Safe to run again after a failure: what
- * it remembers in memory, it remembers only once committed.
+ * time observed in footfall_write_phase_seconds. Requests whose script turns out unlinked
+ * or deleted are marked `refused` and the rest written again without them. Safe to run
+ * again after a failure: what it remembers in memory, it remembers only once committed.
  */
 export function groupWriter(deps: WriterDeps): (requests: Accepted[]) => Promise<void> {
   const list = phases(deps);
-  return async (requests) => {
+  const write = async (requests: Accepted[]) => {
     const group: GroupWrite = {
       requests,
       delivering: new Map(),
@@ -211,5 +224,19 @@ export function groupWriter(deps: WriterDeps): (requests: Accepted[]) => Promise
       }
     });
     for (const done of group.afterCommit) done();
+  };
+  return async (requests) => {
+    let live = requests.filter((request) => !request.refused);
+    while (live.length > 0) {
+      try {
+        return await write(live);
+      } catch (error) {
+        const gone = goneScripts(error);
+        const refused = live.filter((request) => gone?.has(request.context.script.id));
+        if (!gone || refused.length === 0) throw error;
+        for (const request of refused) request.refused = gone.get(request.context.script.id);
+        live = live.filter((request) => !request.refused);
+      }
+    }
   };
 }

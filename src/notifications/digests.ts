@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { sqlState } from '../db/failures.js';
+import { isDatabaseUnreachable, sqlState } from '../db/failures.js';
 import type { Database } from '../db/schema.js';
 import { type DigestKind, type DigestPeriod, latestPeriod } from './digest-period.js';
 import { alertValues, enqueueNotifications } from './outbox.js';
@@ -179,6 +179,8 @@ export async function sendDueDigests(deps: DigestJobDeps, now = new Date()): Pro
       // Another server holds the period's row for over a second: it is sending the digest
       // (or, if it fails, this server claims it next minute).
       if (sqlState(error) === LOCK_NOT_AVAILABLE) continue;
+      // Not the rule's failure: the round ends, and the outage is noted once.
+      if (isDatabaseUnreachable(error)) throw error;
       // One rule's failure costs only its digest; it is tried again next minute.
       failed.push(`rule ${rule.id} (${sqlState(error) ?? (error as Error).message})`);
     }

@@ -28,7 +28,8 @@ export interface NotificationWorkerDeps {
   encryptionKey: Buffer;
   mailer: Mailer | null;
   resolve?: Resolver;
-  log: (message: string) => void;
+  /** A failure of the worker's own (not of a delivery), with its error. */
+  log: (message: string, error: unknown) => void;
 }
 
 /** The base of every link in an alert: PUBLIC_URL, else the server on localhost. */
@@ -62,6 +63,7 @@ export function startNotificationWorker(
           delivery
             ? `notification delivery ${delivery.id}: ${error.message}`
             : `notification worker: ${error.message}`,
+          error,
         ),
     },
     pollMs,

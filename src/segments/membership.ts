@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { listCustomFields } from '../custom-fields/store.js';
-import { sqlState } from '../db/failures.js';
+import { isDatabaseUnreachable, sqlState } from '../db/failures.js';
 import { inSavepoint } from '../db/savepoint.js';
 import type { Database } from '../db/schema.js';
 import { alertRows, enqueueNotifications } from '../notifications/outbox.js';
@@ -159,13 +159,14 @@ export async function markFailed(
 }
 
 // SQLSTATE classes that say nothing about the segment (connection, deadlock, resources,
-// shutdown): the whole transaction is tried again. A statement timeout (57014) is the
+// shutdown), and a lost connection: the whole transaction is tried again. A statement timeout (57014) is the
 // segment's own cost, so it counts as its failure, or it would be retried first forever.
 const TRANSIENT = ['08', '40', '53', '57P'];
 
 export function rethrowIfTransient(error: unknown): void {
   const code = sqlState(error);
   if (code && TRANSIENT.some((prefix) => code.startsWith(prefix))) throw error;
+  if (isDatabaseUnreachable(error)) throw error;
 }
 
 export const failureReason = (error: unknown): string => {

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { listCustomFields } from '../custom-fields/store.js';
+import { isDatabaseUnreachable } from '../db/failures.js';
 import { inSavepoint } from '../db/savepoint.js';
 import type { Database } from '../db/schema.js';
 import { checkFilters } from './filters.js';
@@ -71,7 +72,8 @@ export async function drainQueue(deps: Pick<SegmentWorkerDeps, 'db' | 'failed'>)
     });
   } catch (error) {
     const workspaceId = claimed[0]?.workspace_id;
-    if (!workspaceId) throw error;
+    // A lost database rolled the claim back: the rows are queued still, for the next round.
+    if (!workspaceId || isDatabaseUnreachable(error)) throw error;
     await db.transaction().execute(async (trx) => {
       await trx
         .deleteFrom('segment_queue')

@@ -26,7 +26,8 @@ export interface WorkerDeps {
   config: Config;
   encryptionKey: Buffer;
   resolve?: Resolver;
-  log: (message: string) => void;
+  /** A failure of the worker's own (not of a delivery), with its error. */
+  log: (message: string, error: unknown) => void;
 }
 
 type Delivery = Selectable<WebhookDeliveryTable>;
@@ -51,6 +52,7 @@ export function startDeliveryWorker(deps: WorkerDeps, pollMs = 500): { stop(): P
           delivery
             ? `webhook delivery ${delivery.id}: ${error.message}`
             : `webhook worker: ${error.message}`,
+          error,
         ),
     },
     pollMs,

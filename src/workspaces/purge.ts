@@ -8,19 +8,21 @@ const GRACE_SECONDS = 5;
 
 /**
  * Marks a workspace deleted: at once it is gone from every answer (no members), its
- * tracking script ids are refused by the collector (404) and its pending webhook and
- * notification deliveries and invites are dropped, so nothing queued is sent afterwards.
- * The purge job removes the rest.
+ * tracking script ids are refused by the collector (404, and nothing of them is stored once
+ * this has returned) and its pending webhook and notification deliveries and invites are
+ * dropped, so nothing queued is sent afterwards. The purge job removes the rest.
  */
 export async function deleteWorkspace(db: Kysely<Database>, workspaceId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    // The scripts first: this waits for the collector's writes that hold them (share locks,
+    // taken before any workspace lock), and later writes find them gone.
+    await trx.deleteFrom('tracking_scripts').where('workspace_id', '=', workspaceId).execute();
     await trx
       .updateTable('workspaces')
       .set({ deleted_at: new Date() })
       .where('id', '=', workspaceId)
       .execute();
     await trx.deleteFrom('workspace_members').where('workspace_id', '=', workspaceId).execute();
-    await trx.deleteFrom('tracking_scripts').where('workspace_id', '=', workspaceId).execute();
     await trx.deleteFrom('invites').where('workspace_id', '=', workspaceId).execute();
     await trx
       .deleteFrom('webhook_deliveries')

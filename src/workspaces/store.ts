@@ -142,7 +142,10 @@ export async function updateUsageLimit(db: Kysely<Database>, id: string, usageLi
     .execute();
 }
 
-/** Revokes the workspace's tracking script; its recorded data stays. */
+/**
+ * Revokes the workspace's tracking script; its recorded data stays. The update waits for
+ * the collector's writes that hold the script (a share lock), and later ones find it revoked.
+ */
 export async function unlinkWorkspace(db: Kysely<Database>, id: string): Promise<void> {
   await db
     .updateTable('tracking_scripts')

@@ -88,6 +88,30 @@ export async function startTestApp(
   };
 }
 
+/**
+ * Another server over `first`'s database and settings, as a second process behind a load
+ * balancer would be: caches of its own, the same data. Closing it leaves the database.
+ */
+export async function startSecondApp(
+  first: TestApp,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const { config } = first.deps;
+  const database = connect(config.databaseUrl as string);
+  const keys = await loadKeys(config);
+  const tokens = new Tokens(database.db, keys.tokenSigning);
+  const app = await buildApp({ config, db: database.db, keys, tokens });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
 export interface Answer {
   status: number;
   headers: Headers;
