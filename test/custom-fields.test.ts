@@ -296,7 +296,8 @@ describe('tenant patterns and value limits', () => {
     expectFieldError(refused, 'value', true);
 
     const local = 'a'.repeat(64);
-    const longest = `${local}@${'d'.repeat(181)}.example`; // 254 characters
+    // Labels of at most 63 characters (RFC 1035).
+    const longest = `${local}@${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(53)}.example`;
     expect(longest).toHaveLength(254);
     expect((await put('contact_email', longest)).status).toBe(200);
     expectFieldError(await put('contact_email', `a${longest}`), 'value', true);
