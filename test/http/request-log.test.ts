@@ -1,62 +1,22 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadKeys } from '../../src/auth/keys.js';
-import { Tokens } from '../../src/auth/tokens.js';
-import { createUser } from '../../src/auth/users.js';
-import { loadConfig } from '../../src/config.js';
-import { connect, type Db } from '../../src/db/connect.js';
-import { type Answer, client, createTestDatabase } from '../helpers/app.js';
+import { type Answer, client } from '../helpers/app.js';
 import { CHROME_UA, collector, pageview, visit } from '../helpers/collect.js';
-import {
-  type Finished,
-  finished,
-  freePort,
-  killStragglers,
-  spawnFootfall,
-  waitUntilReady,
-} from '../helpers/process.js';
+import { killStragglers } from '../helpers/process.js';
+import { type ServerProcess, startServerProcess } from '../helpers/server-process.js';
 
 // What `footfall serve` writes at LOG_LEVEL=info, as an operator's log collector gets it.
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Db;
-let dataDir: string;
+let server: ServerProcess;
 let base: string;
-let server: ReturnType<typeof spawnFootfall>;
-let output: Promise<Finished>;
 let token: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'footfall-request-log-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const env = {
-    DATABASE_URL: database.url,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    TOKEN_SECRET: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'info',
-    COLLECT_RATE_LIMIT_PER_IP: '4',
-  };
-  server = spawnFootfall(['serve'], env);
-  output = finished(server);
-  await waitUntilReady(base, output);
-  db = connect(database.url);
-  const operator = await createUser(db.db, 'ops@example.com');
-  const tokens = new Tokens(db.db, (await loadKeys(loadConfig(env))).tokenSigning);
-  token = (await tokens.issue(operator.id, 'test', null)).token;
+  server = await startServerProcess({ COLLECT_RATE_LIMIT_PER_IP: '4' });
+  base = server.base;
+  token = await server.token('ops@example.com');
 });
 afterAll(async () => {
-  server?.kill('SIGTERM');
-  await output?.catch(() => undefined);
+  await server?.close();
   killStragglers();
-  await db?.close();
-  await database?.drop();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 /** Sends a request with our own request id, which the server keeps and logs. */
@@ -118,8 +78,8 @@ describe('the request log', () => {
     expect(await send('bad-url', 'GET', '/v1/workspaces/%zz')).toBe(400);
     await send('unsubscribe', 'GET', '/notifications/unsubscribe/UNSUBSCRIBE-SECRET-42');
 
-    server.kill('SIGTERM');
-    const { stdout, code } = await output;
+    server.child.kill('SIGTERM');
+    const { stdout, code } = await server.exit;
     expect(code).toBe(0);
     const lines = stdout
       .split('\n')

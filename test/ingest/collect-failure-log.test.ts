@@ -1,71 +1,32 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadKeys } from '../../src/auth/keys.js';
-import { Tokens } from '../../src/auth/tokens.js';
-import { createUser } from '../../src/auth/users.js';
-import { loadConfig } from '../../src/config.js';
-import { connect, type Db } from '../../src/db/connect.js';
-import { client, createTestDatabase } from '../helpers/app.js';
+import { client } from '../helpers/app.js';
 import { collector, pageview, visit } from '../helpers/collect.js';
-import {
-  type Finished,
-  finished,
-  freePort,
-  killStragglers,
-  spawnFootfall,
-  waitUntilReady,
-} from '../helpers/process.js';
+import { killStragglers } from '../helpers/process.js';
+import { type ServerProcess, startServerProcess } from '../helpers/server-process.js';
 
 // A real server's own log: what an operator (and whoever reads their logs) gets to see.
 const MARKER = `private-${randomBytes(6).toString('hex')}`;
 const SITE = 'https://acme-site.example';
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Db;
-let dataDir: string;
+let server: ServerProcess;
 let base: string;
-let server: ReturnType<typeof spawnFootfall>;
-let output: Promise<Finished>;
 let script: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'footfall-log-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const env = {
-    DATABASE_URL: database.url,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    TOKEN_SECRET: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'info',
-  };
-  server = spawnFootfall(['serve'], env);
-  output = finished(server);
-  await waitUntilReady(base, output);
-
-  db = connect(database.url);
-  const operator = await createUser(db.db, 'ops@example.com');
-  const tokens = new Tokens(db.db, (await loadKeys(loadConfig(env))).tokenSigning);
-  const { token } = await tokens.issue(operator.id, 'test', null);
+  server = await startServerProcess();
+  base = server.base;
+  const token = await server.token('ops@example.com');
   const answer = await client(base, token)('POST', '/v1/workspaces', { url: SITE });
   script = answer.body.data.tracking_script_id;
   // The database refuses this visitor's page: the failing row, with the page, is in its error.
-  await db.pool.query(
+  await server.db.pool.query(
     `ALTER TABLE events ADD CONSTRAINT refuse_marked CHECK (url NOT LIKE '%${MARKER}%')`,
   );
 });
 afterAll(async () => {
-  server?.kill('SIGTERM');
-  await output?.catch(() => undefined);
+  await server?.close();
   killStragglers();
-  await db?.close();
-  await database?.drop();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('a collect request the database refuses', () => {
@@ -79,8 +40,8 @@ describe('a collect request the database refuses', () => {
     const stored = await collector(base)(visit(script, [pageview(`${SITE}/`, Date.now())]));
     expect(stored.status).toBe(202);
 
-    server.kill('SIGTERM');
-    const { stdout, stderr } = await output;
+    server.child.kill('SIGTERM');
+    const { stdout, stderr } = await server.exit;
     expect(stdout + stderr).not.toContain(MARKER);
     expect(stdout + stderr).not.toContain('someone@acme.example');
     const errors = stdout

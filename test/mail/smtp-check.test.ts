@@ -1,18 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mailServerProblem } from '../../src/mail/transport.js';
-import { createTestDatabase } from '../helpers/app.js';
-import {
-  finished,
-  freePort,
-  killStragglers,
-  outputOf,
-  spawnFootfall,
-  waitUntilReady,
-} from '../helpers/process.js';
+import { freePort, killStragglers } from '../helpers/process.js';
+import { startServerProcess } from '../helpers/server-process.js';
 import { startSmtpServer } from '../helpers/smtp.js';
 import { until } from '../helpers/wait.js';
 
@@ -69,45 +59,26 @@ describe('the mail server check', () => {
   });
 
   it('lets the server start with a mail server it cannot use, and warns once without the password', async () => {
-    const database = await createTestDatabase();
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'footfall-smtp-check-'));
-    const port = await freePort();
     const closed = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const child = spawnFootfall(['serve'], {
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
+    const server = await startServerProcess({
       SMTP_URL: `smtp://footfall:p%40ssw0rd-in-url@127.0.0.1:${closed}`,
     });
-    const log = outputOf(child);
-    const exit = finished(child);
     try {
-      await waitUntilReady(base, exit);
-      await until(() => log().includes('cannot be used'));
-      const warning =
-        log()
-          .split('\n')
-          .find((line) => line.includes('cannot be used')) ?? '';
-      expect(JSON.parse(warning)).toMatchObject({
+      await until(() => server.output().includes('cannot be used'));
+      const warnings = server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('cannot be used'));
+      expect(warnings).toHaveLength(1);
+      expect(JSON.parse(warnings[0] ?? '')).toMatchObject({
         level: 40,
         msg: `the mail server smtp://127.0.0.1:${closed} cannot be used: nothing answers on that port; invites, e-mail alerts and password resets will fail until it is fixed`,
       });
-      expect(
-        log()
-          .split('\n')
-          .filter((line) => line.includes('cannot be used')),
-      ).toHaveLength(1);
-      expect(log()).not.toContain('ssw0rd-in-url');
+      expect(server.output()).not.toContain('ssw0rd-in-url');
       // Still serving.
-      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
     } finally {
-      child.kill('SIGTERM');
-      await exit;
-      await database.drop();
-      await rm(dataDir, { recursive: true, force: true });
+      await server.close();
     }
   });
 });
