@@ -5,7 +5,6 @@
 // ≤ 1.5 s, chart ≤ 2 s (median of the runs). Needs `npm run build` (the dashboard's build).
 import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { setPassword } from '../src/auth/users.js';
 import { DASHBOARD_DIR } from '../src/http/dashboard.js';
 import { benchApi } from './lib/api.js';
 import { seedLargeWorkspace } from './lib/dataset.js';
@@ -18,8 +17,7 @@ const PASSWORD = 'bench password 123';
 if (!existsSync(`${DASHBOARD_DIR}/index.html`)) {
   throw new Error('The dashboard is not built: run `npm run build` first.');
 }
-const { db, base, user, call, done } = await benchApi();
-await setPassword(db, user.id, PASSWORD);
+const { db, base, call, done } = await benchApi({ password: PASSWORD });
 const ws = await seedLargeWorkspace(db, call, {
   organisations: ORGANISATIONS,
   sessions: SESSIONS,

@@ -12,10 +12,10 @@ import { migrate } from '../../src/db/migrate.js';
 import { benchDatabase } from './database.js';
 
 /**
- * The real app on a fresh bench database with one user and its token: `call` times one
- * request through HTTP, `done` removes it all.
+ * The real app on a fresh bench database with one user (with `password` for browser sign-in
+ * when given) and its token: `call` times one request through HTTP, `done` removes it all.
  */
-export async function benchApi() {
+export async function benchApi(options: { password?: string } = {}) {
   const database = await benchDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'footfall-bench-data-'));
   // Also what a second server on the same database needs to accept the same token.
@@ -35,7 +35,8 @@ export async function benchApi() {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const user = await createUser(db, 'bench@example.com');
+  // The password first: setting one later would end the token, as any password change does.
+  const user = await createUser(db, 'bench@example.com', '', options.password);
   const { token } = await tokens.issue(user.id, 'bench', null);
 
   async function call(method: string, url: string, body?: unknown) {
