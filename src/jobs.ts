@@ -2,12 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
 import { removeExpiredInvites } from './accounts/invites.js';
 import { removeExpiredSignIns } from './auth/cleanup.js';
+import { publicOrigin } from './config.js';
 import type { DatabaseOutage } from './db/outage.js';
 import { runPeriodically } from './db/periodic.js';
 import type { Api, AppDeps } from './http/api.js';
 import { createMailer } from './mail/transport.js';
 import { sendDueDigests } from './notifications/digests.js';
-import { publicBase, startNotificationWorker } from './notifications/worker.js';
+import { startNotificationWorker } from './notifications/worker.js';
 import { runRetentionIfDue } from './privacy/retention.js';
 import { runSegmentWorker } from './segments/worker.js';
 import { startDeliveryWorker } from './webhooks/worker.js';
@@ -86,7 +87,7 @@ export function backgroundJobs(
       everyMs: 60_000,
       atStart: true,
       run: async () => {
-        await sendDueDigests({ db, base: publicBase(config) }, deps.clock?.() ?? new Date());
+        await sendDueDigests({ db, base: publicOrigin(config) }, deps.clock?.() ?? new Date());
       },
     },
     {

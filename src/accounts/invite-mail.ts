@@ -1,4 +1,4 @@
-import { escapeHtml } from '../mail/html.js';
+import { escapeHtml } from '../http/html.js';
 import type { Mail } from '../mail/transport.js';
 
 /** The invite e-mail: a plain-text part and a simple HTML part with the same link. */

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../mail/html.js';
+import { escapeHtml } from '../http/html.js';
 import type { Mail } from '../mail/transport.js';
 
 /** "Forgot password": the link to choose a new one, as text and as simple HTML. */

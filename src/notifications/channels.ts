@@ -1,5 +1,7 @@
+import { escapeHtml } from '../http/html.js';
 import { digestEmailOf, digestSlackOf, isDigest } from './digest-render.js';
 import type { Alert } from './render.js';
+import { slackText, slackUrl } from './slack-text.js';
 
 /**
  * How an alert reads in each channel: an e-mail (plain text and HTML that holds up in
@@ -100,13 +102,3 @@ export function slackOf(alert: Alert): string {
     ],
   });
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
-// Slack's mrkdwn treats &, < and > as control characters.
-const slackText = (text: string) =>
-  text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] as string);
-const slackUrl = (url: string) => url.replace(/[<>|]/g, encodeURIComponent);

@@ -1,5 +1,7 @@
+import { escapeHtml } from '../http/html.js';
 import type { DigestData, DigestOrganisation } from './digests.js';
 import type { Alert } from './render.js';
+import { slackText, slackUrl } from './slack-text.js';
 
 /**
  * How a digest reads: an e-mail (plain text, and HTML of one table with inline styles, no
@@ -244,13 +246,3 @@ export function digestSlackOf(alert: Alert): string {
     ],
   });
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
-// Slack's mrkdwn treats &, < and > as control characters.
-const slackText = (text: string) =>
-  text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] as string);
-const slackUrl = (url: string) => url.replace(/[<>|]/g, encodeURIComponent);

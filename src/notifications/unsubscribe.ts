@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { Api, AppDeps } from '../http/api.js';
+import { escapeHtml } from '../http/html.js';
 import { isUuid } from '../http/validation.js';
 import { findEmailRule, removeAddress } from './store.js';
 import { tokenAddress, tokenRule } from './unsubscribe-token.js';
@@ -91,13 +92,7 @@ function notValid(reply: ReplyLike): string {
 /** A small page; with `button`, a form that POSTs to this same address. */
 function page(title: string, text: string, button?: string): string {
   const form = button
-    ? `<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${escaped(button)}</button></form>`
+    ? `<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${escapeHtml(button)}</button></form>`
     : '';
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><meta name="robots" content="noindex"><title>${escaped(title)}</title><style>${STYLE}</style></head><body><main><h1>${escaped(title)}</h1><p>${escaped(text)}</p>${form}</main></body></html>`;
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${form}</main></body></html>`;
 }
-
-const escaped = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );

@@ -1,6 +1,6 @@
 import { type Kysely, sql, type UpdateObject } from 'kysely';
 import { decrypt } from '../auth/keys.js';
-import type { Config } from '../config.js';
+import { type Config, publicOrigin } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { Mailer } from '../mail/transport.js';
 import { deadline, startDeliveryLoop } from '../outbox/delivery-loop.js';
@@ -31,9 +31,6 @@ export interface NotificationWorkerDeps {
   /** A failure of the worker's own (not of a delivery), with its error. */
   log: (message: string, error: unknown) => void;
 }
-
-/** The base of every link in an alert: PUBLIC_URL, else the server on localhost. */
-export const publicBase = (config: Config) => config.publicUrl ?? `http://localhost:${config.port}`;
 
 /**
  * The notification worker: claims due deliveries (SKIP LOCKED, so any number of servers can
@@ -186,7 +183,7 @@ async function attempt(
     }
     let payload = delivery.payload;
     if (payload === null) {
-      payload = JSON.stringify(await renderAlert(db, publicBase(config), delivery, rule));
+      payload = JSON.stringify(await renderAlert(db, publicOrigin(config), delivery, rule));
       await write({ payload });
     }
     const alert = JSON.parse(payload) as Alert;
@@ -265,7 +262,7 @@ async function sendEmails(
   write: (values: Changes) => Promise<void>,
 ): Promise<Outcome> {
   if (!deps.mailer) return { status: null, error: 'E-mail is not set up (SMTP_URL).' };
-  const base = publicBase(deps.config);
+  const base = publicOrigin(deps.config);
   const errors: string[] = [];
   for (const address of rule.email_to.filter((to) => !delivery.sent_to.includes(to))) {
     if (signal.aborted) return { status: null, error: (signal.reason as Error).message };

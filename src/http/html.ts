@@ -1,4 +1,4 @@
-/** Text made safe to put into an e-mail's HTML part. */
+/** Text made safe to put into HTML: an e-mail's HTML part, or a page the server writes itself. */
 export const escapeHtml = (text: string): string =>
   text.replace(
     /[&<>"']/g,
