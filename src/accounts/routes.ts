@@ -2,12 +2,13 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { cookieSession } from '../auth/authenticate.js';
 import { checkEmail, checkNewPassword, signIn } from '../auth/routes.js';
-import { createUser, findUser, findUserByEmail } from '../auth/users.js';
+import { createUser, findUser, findUserByEmail, UserExistsError } from '../auth/users.js';
 import type { Role } from '../db/schema.js';
 import { spend } from '../http/allowances.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { userOf } from '../http/auth.js';
 import { serverOrigin } from '../http/client-address.js';
+import { isEmailAddress } from '../http/email-address.js';
 import { fieldError, HttpError, notFound, unauthorized } from '../http/errors.js';
 import { errorResponses, WorkspaceParams } from '../http/schemas.js';
 import { mailBudget } from '../mail/budget.js';
@@ -244,6 +245,10 @@ export function inviteRoutes(app: Api, deps: AppDeps): void {
       const { secret } = request.params;
       const invite = await findInvite(deps.db, secret);
       if (!invite) throw notFound('This invite link has been used or has expired.');
+      // Made before addresses had to be plain ones: no account may be made for it.
+      if (!isEmailAddress(invite.email)) {
+        throw notFound('This invite link no longer works; ask for a new invite.');
+      }
       const session = await cookieSession(request, reply, deps);
       const body = request.body;
       let userId: string;
@@ -260,17 +265,23 @@ export function inviteRoutes(app: Api, deps: AppDeps): void {
       } else {
         // An existing account joins only signed in: a password checked here would be a
         // way around the sign-in limits for anyone who can invite an address (contract §12).
-        if (await findUserByEmail(deps.db, invite.email)) {
-          throw unauthorized(
+        const accountExists = () =>
+          unauthorized(
             `An account for ${invite.email} exists: sign in as ${invite.email}, then open this link again to accept.`,
             false,
           );
-        }
+        if (await findUserByEmail(deps.db, invite.email)) throw accountExists();
         if (body.password === undefined) {
           throw fieldError('password', 'Choose a password to create your account.');
         }
         checkNewPassword(body.password);
-        userId = (await createUser(deps.db, invite.email, body.name ?? '', body.password)).id;
+        try {
+          userId = (await createUser(deps.db, invite.email, body.name ?? '', body.password)).id;
+        } catch (error) {
+          // Two tabs accepting at once: the other one made the account.
+          if (error instanceof UserExistsError) throw accountExists();
+          throw error;
+        }
         signInNow = true;
       }
       const joined = await deps.db.transaction().execute(async (trx) => {

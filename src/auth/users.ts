@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { sqlState } from '../db/failures.js';
 import type { Database } from '../db/schema.js';
 import { isEmailAddress } from '../http/email-address.js';
 import { hashPassword } from './passwords.js';
@@ -30,17 +31,25 @@ export async function createUser(
     throw new UserExistsError(`A user with the email ${normalised} already exists.`);
   }
   const passwordHash = password === undefined ? null : await hashPassword(password);
-  return db
-    .insertInto('users')
-    .values({
-      id: randomUUID(),
-      email: normalised,
-      name: name.trim(),
-      password_hash: passwordHash,
-      password_changed_at: passwordHash ? new Date() : null,
-    })
-    .returning(USER_COLUMNS)
-    .executeTakeFirstOrThrow();
+  try {
+    return await db
+      .insertInto('users')
+      .values({
+        id: randomUUID(),
+        email: normalised,
+        name: name.trim(),
+        password_hash: passwordHash,
+        password_changed_at: passwordHash ? new Date() : null,
+      })
+      .returning(USER_COLUMNS)
+      .executeTakeFirstOrThrow();
+  } catch (error) {
+    // Made meanwhile by a request that checked at the same time (the address is unique).
+    if (sqlState(error) === '23505') {
+      throw new UserExistsError(`A user with the email ${normalised} already exists.`);
+    }
+    throw error;
+  }
 }
 
 export async function findUserByEmail(

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInvite } from '../../src/accounts/invites.js';
+import { findUserByEmail } from '../../src/auth/users.js';
 import { client, expectFieldError, startTestApp, type TestApp } from '../helpers/app.js';
 import { startSmtpServer } from '../helpers/smtp.js';
 import { until } from '../helpers/wait.js';
@@ -195,6 +197,44 @@ describe('inviting a second person (contract §12)', () => {
       }),
       'role',
     );
+  });
+
+  it('refuses, never with a 5xx, an invite made for an address that is no longer accepted, and a second tab accepting at once', async () => {
+    // An invite stored before addresses had to be plain ones (x<attacker@evil.example>).
+    const old = await createInvite(t.database.db, {
+      workspaceId: ws,
+      email: 'x<attacker@evil.example>',
+      role: 'member',
+      invitedBy: owner.id,
+    });
+    expect((await client(t.url)('GET', `/auth/invites/${old}`)).status).toBe(200);
+    const refused = await client(t.url)('POST', `/auth/invites/${old}/accept`, {
+      name: 'X',
+      password: 'a fine long password',
+    });
+    expect(refused.status).toBe(404);
+    expect(refused.body).toEqual({
+      success: false,
+      message: 'This invite link no longer works; ask for a new invite.',
+    });
+    expect(await findUserByEmail(t.database.db, 'x<attacker@evil.example>')).toBeUndefined();
+
+    // Two tabs of a new invitee: one makes the account and joins, the other is told it exists.
+    const invited = await owner.api('POST', `/v1/workspaces/${ws}/users/invite`, {
+      email: 'twin@acme.com',
+    });
+    const secret = secretOf(invited.body.data.invite_link);
+    const both = await Promise.all(
+      [1, 2].map(() =>
+        client(t.url)('POST', `/auth/invites/${secret}/accept`, {
+          name: 'Twin',
+          password: 'a fine long password',
+        }),
+      ),
+    );
+    expect(both.map((answer) => answer.status).sort()).toEqual([204, 401]);
+    const members = (await owner.api('GET', `/v1/workspaces/${ws}/users`)).body.data;
+    expect(members.filter((m: { email: string }) => m.email === 'twin@acme.com')).toHaveLength(1);
   });
 
   it('without SMTP_URL, answers the link to share instead of mailing it', async () => {
