@@ -72,15 +72,12 @@ export class SignInLimits {
    */
   async attempt(email: string, network: string, device?: Buffer): Promise<SignInAttempt> {
     const address = email.trim().toLowerCase();
-    const own: Budget = device
-      ? {
-          key: this.hash('device', device.toString('hex')),
-          limit: FAILURES_PER_ADDRESS_AND_NETWORK,
-        }
-      : {
-          key: this.hash('address-network', `${address}\n${network}`),
-          limit: FAILURES_PER_ADDRESS_AND_NETWORK,
-        };
+    const own: Budget = {
+      key: device
+        ? this.hash('device', device.toString('hex'))
+        : this.hash('address-network', `${address}\n${network}`),
+      limit: FAILURES_PER_ADDRESS_AND_NETWORK,
+    };
     const budgets = device
       ? [own]
       : [
