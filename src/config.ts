@@ -32,6 +32,12 @@ export interface Config {
   asnDb: string[] | null;
   /** What the network owner needs to name an organisation: off, strict (name), balanced. */
   networkOwnerStrictness: 'off' | 'strict' | 'balanced';
+  /** false: no DNS, RDAP or company-site request at all (contract §16). */
+  onlineLookups: boolean;
+  /** DNS servers as `host` or `host:port` (IPv6 in brackets); null: the system's resolvers. */
+  dnsServers: string[] | null;
+  /** One RDAP base URL asked for every address and network; null: IANA's bootstrap data. */
+  rdapUrl: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Master secret for token signing and encryption at rest; null means "generate once in DATA_DIR". */
   tokenSecret: string | null;
@@ -158,6 +164,20 @@ function retrySchedule(env: Env): number[] {
   return parts.map(Number);
 }
 
+function dnsServers(env: Env): string[] | null {
+  const raw = text(env, 'DNS_SERVERS');
+  if (raw === undefined) return null;
+  const servers = raw.split(',').map((entry) => entry.trim());
+  const server =
+    /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]*:[0-9a-fA-F:]*)(:\d{1,5})?$/;
+  for (const entry of servers) {
+    if (!server.test(entry)) {
+      throw new ConfigError('DNS_SERVERS', `"${entry}" is not an address or address:port`);
+    }
+  }
+  return servers;
+}
+
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
   const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -197,6 +217,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
         ?.split(',')
         .map((file) => path.resolve(cwd, file.trim())) ?? null,
     networkOwnerStrictness: oneOf(env, 'NETWORK_OWNER_STRICTNESS', STRICTNESS, 'balanced'),
+    onlineLookups: oneOf(env, 'ONLINE_LOOKUPS', ['on', 'off'], 'on') === 'on',
+    dnsServers: dnsServers(env),
+    rdapUrl: absoluteUrl(env, 'RDAP_URL', ['http:', 'https:'])?.replace(/\/*$/, '/') ?? null,
     logLevel: logLevel as Config['logLevel'],
     tokenSecret,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),

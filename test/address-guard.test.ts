@@ -3,7 +3,7 @@ import {
   isPublicAddress,
   publicAddressesOf,
   UnsafeAddressError,
-} from '../src/webhooks/address-guard.js';
+} from '../src/http/outbound/address-guard.js';
 
 describe('isPublicAddress', () => {
   it.each([

@@ -20,7 +20,27 @@ describe('settings', () => {
       logLevel: 'info',
       metricsToken: null,
       statementTimeoutMs: 30_000,
+      onlineLookups: true,
+      dnsServers: null,
+      rdapUrl: null,
     });
+  });
+
+  it('reads the online lookup settings and refuses bad ones', () => {
+    expect(
+      loadConfig({
+        ONLINE_LOOKUPS: 'OFF',
+        DNS_SERVERS: '127.0.0.1:5353, [::1]:53,9.9.9.9',
+        RDAP_URL: 'http://127.0.0.1:8080/rdap',
+      }),
+    ).toMatchObject({
+      onlineLookups: false,
+      dnsServers: ['127.0.0.1:5353', '[::1]:53', '9.9.9.9'],
+      rdapUrl: 'http://127.0.0.1:8080/rdap/',
+    });
+    expect(() => loadConfig({ ONLINE_LOOKUPS: 'maybe' })).toThrow(/ONLINE_LOOKUPS/);
+    expect(() => loadConfig({ DNS_SERVERS: 'dns.example.com' })).toThrow(/DNS_SERVERS/);
+    expect(() => loadConfig({ RDAP_URL: 'ftp://rdap.example' })).toThrow(/RDAP_URL/);
   });
 
   it('reads the metrics token and the statement timeout', () => {

@@ -7,7 +7,7 @@ import type { Tokens } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { Mailer } from '../mail/transport.js';
-import type { Resolver } from '../webhooks/address-guard.js';
+import type { Resolver } from './outbound/address-guard.js';
 
 /** The Fastify instance every feature registers its routes on. */
 export type Api = FastifyInstance<

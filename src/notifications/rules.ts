@@ -1,7 +1,11 @@
 import { encrypt } from '../auth/keys.js';
 import { EMAIL_PROBLEM, isEmailAddress } from '../http/email-address.js';
 import { type FieldErrors, unprocessable } from '../http/errors.js';
-import { publicAddressesOf, type Resolver, UnsafeAddressError } from '../webhooks/address-guard.js';
+import {
+  publicAddressesOf,
+  type Resolver,
+  UnsafeAddressError,
+} from '../http/outbound/address-guard.js';
 import type { ChannelInput, Trigger } from './schemas.js';
 import type { RuleRow, RuleValues } from './store.js';
 

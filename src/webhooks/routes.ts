@@ -4,9 +4,13 @@ import type { Database } from '../db/schema.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { userOf } from '../http/auth.js';
 import { fieldError, HttpError, notFound } from '../http/errors.js';
+import {
+  publicAddressesOf,
+  type Resolver,
+  UnsafeAddressError,
+} from '../http/outbound/address-guard.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, UuidParams } from '../http/schemas.js';
-import { publicAddressesOf, type Resolver, UnsafeAddressError } from './address-guard.js';
 import {
   enqueuePing,
   isOwnDelivery,

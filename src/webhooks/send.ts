@@ -2,14 +2,14 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { abortable } from '../outbox/delivery-loop.js';
 import {
   addressesOf,
   publicAddressesOf,
   type Resolver,
   systemResolver,
   UnsafeAddressError,
-} from './address-guard.js';
+} from '../http/outbound/address-guard.js';
+import { abortable } from '../outbox/delivery-loop.js';
 
 export interface Sent {
   status: number | null;

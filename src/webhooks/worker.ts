@@ -1,9 +1,9 @@
 import { type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database, WebhookDeliveryTable } from '../db/schema.js';
+import type { Resolver } from '../http/outbound/address-guard.js';
 import { deadline, startDeliveryLoop } from '../outbox/delivery-loop.js';
 import { settle } from '../outbox/retry.js';
-import type { Resolver } from './address-guard.js';
 import { renderBody } from './body.js';
 import { enqueueEndedSessions } from './outbox.js';
 import { postChecked, type Sent } from './send.js';

@@ -56,6 +56,8 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     TOKEN_SECRET: randomBytes(32).toString('hex'),
     DATA_DIR: dataDir,
+    // Tests ask the outside world nothing unless they point it at their own servers.
+    ONLINE_LOOKUPS: 'off',
     ...settings,
     DATABASE_URL: databaseUrl,
   });

@@ -8,7 +8,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 /** The environment of a child Footfall: ours, less the database choice, plus `env`. */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  return { ...inherited, LOG_LEVEL: 'warn', ...env };
+  return { ...inherited, LOG_LEVEL: 'warn', ONLINE_LOOKUPS: 'off', ...env };
 }
 
 const started = new Set<ChildProcess>();
