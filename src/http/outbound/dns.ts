@@ -1,4 +1,5 @@
 import { Resolver as DnsClient } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
 import type { Config } from '../../config.js';
 import { type Resolver, systemResolver } from './address-guard.js';
 
@@ -23,6 +24,17 @@ const orNothing = async (asking: Promise<string[]>): Promise<string[]> => {
   }
 };
 
+/** The name a PTR question asks: `4.3.2.1.in-addr.arpa`, or the nibbles under `ip6.arpa`. */
+export function reverseName(address: string): string {
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return `${parsed.toByteArray().reverse().join('.')}.in-addr.arpa`;
+  const nibbles = parsed
+    .toByteArray()
+    .flatMap((byte) => [byte >> 4, byte & 15])
+    .map((nibble) => nibble.toString(16));
+  return `${nibbles.reverse().join('.')}.ip6.arpa`;
+}
+
 /**
  * DNS on the configured servers: each question times out after `timeoutMs` (one retry),
  * so a dead server costs a bounded wait. Without DNS_SERVERS, names of outbound requests
@@ -39,7 +51,8 @@ export function configuredDns(config: Pick<Config, 'dnsServers'>, timeoutMs = 2_
     return [...v4, ...v6];
   };
   return {
-    reverse: (address) => orNothing(client.reverse(address)),
+    // resolvePtr, not reverse(): reverse() reports a server that never answered as ENOTFOUND.
+    reverse: (address) => orNothing(client.resolvePtr(reverseName(address))),
     addresses,
     resolver: config.dnsServers ? addresses : systemResolver,
   };
