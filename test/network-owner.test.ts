@@ -8,6 +8,7 @@ import { footprintOf } from '../src/identify/network-footprint.js';
 import { parseOverrides } from '../src/identify/network-overrides.js';
 import {
   defaultAsnDatabases,
+  enterpriseBrand,
   isOrganisation,
   NetworkJudge,
   networkTable,
@@ -22,7 +23,7 @@ import { until } from './helpers/wait.js';
 const CHINANET = '1.48.0.10'; // AS4134, a carrier
 const OVH = '2.26.132.10'; // AS16276, a hoster
 const ROGUE_BROADBAND = '199.187.180.10'; // AS13377, an ISP in one town (Ashland, US)
-const STIHL = '91.235.114.10'; // AS31007, a company network in one place (Waiblingen, DE)
+const KLEEMANN = '185.119.8.10'; // AS12546, a company network in one place (Göppingen, DE)
 const APPLE = '17.253.144.10'; // AS714, on the enterprise allow-list
 
 describe('network judgement, on the bundled data', () => {
@@ -47,7 +48,8 @@ describe('network judgement, on the bundled data', () => {
     ['2001:4860:4860::8888', 15169, 'hosting', 'listed'], // Google, IPv6
     ['17.253.144.10', 714, 'business', 'enterprise_list'], // Apple
     ['164.59.144.10', 12349, 'business', 'enterprise_list'], // Bayer AG
-    ['91.235.114.10', 31007, 'business', 'footprint_score'], // Stihl AG, Waiblingen
+    ['185.119.8.10', 12546, 'business', 'footprint_score'], // Kleemann GmbH, Göppingen
+    ['132.186.88.10', 400242, 'business', 'enterprise_brand'], // Siemens, by its name
   ])('%s belongs to AS%i: %s, by %s', async (ip, asn, kind, rule) => {
     expect(await judgeIp(ip)).toMatchObject({ asn, kind, rule });
   });
@@ -59,11 +61,11 @@ describe('network judgement, on the bundled data', () => {
   });
 
   it('weighs a company network by its footprint, size and name', async () => {
-    expect(await judgeIp('91.235.114.10')).toMatchObject({
-      name: 'Stihl AG representing ANDREAS STIHL AG & Co. KG',
-      footprint: expect.stringMatching(/^one place: Waiblingen.*, DE$/),
-      ipv4_addresses: 768,
-      ipv4_ranges: 2,
+    expect(await judgeIp('185.119.8.10')).toMatchObject({
+      name: 'Kleemann GmbH',
+      footprint: expect.stringMatching(/^one place: Goppingen.*, DE$/),
+      ipv4_addresses: 512,
+      ipv4_ranges: 1,
       ipv6_ranges: 1,
       score: 2,
       threshold: 1.5,
@@ -73,11 +75,33 @@ describe('network judgement, on the bundled data', () => {
   });
 
   it('names organisations by strictness: off never, strict on a name or list only', async () => {
-    const stihl = await judgeIp('91.235.114.10');
+    const kleemann = await judgeIp('185.119.8.10');
     const apple = await judgeIp('17.253.144.10');
-    expect([stihl, apple].map((j) => isOrganisation(j, 'balanced'))).toEqual([true, true]);
-    expect([stihl, apple].map((j) => isOrganisation(j, 'strict'))).toEqual([false, true]);
-    expect([stihl, apple].map((j) => isOrganisation(j, 'off'))).toEqual([false, false]);
+    expect([kleemann, apple].map((j) => isOrganisation(j, 'balanced'))).toEqual([true, true]);
+    expect([kleemann, apple].map((j) => isOrganisation(j, 'strict'))).toEqual([false, true]);
+    expect([kleemann, apple].map((j) => isOrganisation(j, 'off'))).toEqual([false, false]);
+  });
+
+  it('names an enterprise by its common name and domain, never a provider that shares its brand', async () => {
+    expect(await judgeIp('132.186.88.10')).toMatchObject({
+      name: 'Siemens Corporation',
+      kind: 'business',
+      rule: 'enterprise_brand',
+      words: { brand: 'siemens' },
+      common_name: 'Siemens',
+      domain: 'siemens.com',
+    });
+    expect(enterpriseBrand('Juniper Networks, Inc.')).toMatchObject({ domain: 'juniper.net' });
+    expect(enterpriseBrand('Nestle Operational Services Worldwide SA')).toMatchObject({
+      name: 'Nestlé',
+      domain: 'nestle.com',
+    });
+    // The brand's own words may say "networks"; any other provider word decides against it.
+    expect(enterpriseBrand('Siemens Mobile Communications')).toBeNull();
+    expect(enterpriseBrand('Samsung Cloud Hosting')).toBeNull();
+    // Whole words only: "Sapphire Broadband" is not SAP, "Dellwood" not Dell.
+    expect(enterpriseBrand('Sapphire Systems Ltd')).toBeNull();
+    expect(enterpriseBrand('Dellwood Farms')).toBeNull();
   });
 
   it('finds no network for private and loopback addresses', () => {
@@ -93,7 +117,7 @@ describe('operator overrides file', () => {
       [
         'asn,kind',
         '# our own office network',
-        'AS31007,isp',
+        'AS12546,isp',
         '13377, Business',
         '',
         '4134,carrier',
@@ -102,7 +126,7 @@ describe('operator overrides file', () => {
       ].join('\n'),
     );
     expect([...kinds]).toEqual([
-      [31007, 'isp'],
+      [12546, 'isp'],
       [13377, 'business'],
     ]);
     expect(refused.map((r) => r.line)).toEqual([6, 7, 8]);
@@ -142,6 +166,7 @@ describe('the network owner at the collector', () => {
         (await api('GET', `/v1/workspaces/${workspace.uuid}/organisations?size=100`)).body.data as {
           uuid: string;
           name: string;
+          website: string;
           identification: { method: string; evidence: Record<string, unknown> };
         }[]
       ).sort((a, b) => a.name.localeCompare(b.name));
@@ -158,26 +183,25 @@ describe('the network owner at the collector', () => {
 
   it('names a one-place company network and a listed enterprise, never a carrier, a hoster or a one-town ISP', async () => {
     const { from, organisations, attributed } = await site();
-    for (const ip of [CHINANET, OVH, ROGUE_BROADBAND, STIHL, APPLE]) await from(ip);
+    for (const ip of [CHINANET, OVH, ROGUE_BROADBAND, KLEEMANN, APPLE]) await from(ip);
     const found = await organisations();
-    expect(found.map((o) => o.name)).toEqual([
-      'Apple Inc.',
-      'Stihl AG representing ANDREAS STIHL AG & Co. KG',
-    ]);
+    // Apple is named by its common name and domain, not the registry's "Apple Inc.".
+    expect(found.map((o) => o.name)).toEqual(['Apple', 'Kleemann GmbH']);
     expect(await attributed()).toBe(2);
     // Each says how it was found, and on what evidence.
     expect(found[0]?.identification).toMatchObject({
       method: 'network_owner',
       evidence: { asn: 714, kind: 'business', rule: 'enterprise_list', strictness: 'balanced' },
     });
+    expect(found[0]).toMatchObject({ website: 'https://apple.com' });
     expect(found[1]?.identification).toMatchObject({
       method: 'network_owner',
       evidence: {
-        asn: 31007,
+        asn: 12546,
         kind: 'business',
         rule: 'footprint_score',
-        footprint: expect.stringMatching(/^one place: Waiblingen/),
-        ipv4_addresses: 768,
+        footprint: expect.stringMatching(/^one place: Goppingen/),
+        ipv4_addresses: 512,
         score: 2,
         threshold: 1.5,
       },
@@ -186,15 +210,13 @@ describe('the network owner at the collector', () => {
 
   it('follows an operator override each way without a restart', async () => {
     const { t, from, organisations } = await site();
-    await from(STIHL);
+    await from(KLEEMANN);
     await from(ROGUE_BROADBAND);
-    expect((await organisations()).map((o) => o.name)).toEqual([
-      'Stihl AG representing ANDREAS STIHL AG & Co. KG',
-    ]);
+    expect((await organisations()).map((o) => o.name)).toEqual(['Kleemann GmbH']);
     const file = path.join(dir, 'kinds.csv');
     await writeFile(
       file,
-      'asn,kind\n# partner office on a local ISP\nAS13377,business\nAS31007,isp\n',
+      'asn,kind\n# partner office on a local ISP\nAS13377,business\nAS12546,isp\n',
     );
     const env = {
       DATABASE_URL: t.deps.config.databaseUrl ?? '',
@@ -212,19 +234,19 @@ describe('the network owner at the collector', () => {
       method: 'network_owner',
       evidence: { asn: 13377, kind: 'business', rule: 'operator_override' },
     });
-    // And Stihl's network is no organisation any more: a new visitor from it is not attributed.
-    const stihl = (await organisations()).find((o) => o.name.startsWith('Stihl'));
-    const sessionsOfStihl = async () =>
+    // And Kleemann's network is no organisation any more: a new visitor from it is not attributed.
+    const kleemann = (await organisations()).find((o) => o.name === 'Kleemann GmbH');
+    const sessionsOfKleemann = async () =>
       (
         await t.database.db
           .selectFrom('sessions')
           .select('id')
-          .where('organisation_id', '=', stihl?.uuid ?? '')
+          .where('organisation_id', '=', kleemann?.uuid ?? '')
           .execute()
       ).length;
-    const before = await sessionsOfStihl();
-    await from(STIHL);
-    expect(await sessionsOfStihl()).toBe(before);
+    const before = await sessionsOfKleemann();
+    await from(KLEEMANN);
+    expect(await sessionsOfKleemann()).toBe(before);
 
     const refused = path.join(dir, 'refused.csv');
     await writeFile(refused, 'AS13377,carrier\n');
@@ -236,11 +258,11 @@ describe('the network owner at the collector', () => {
   it('at strict names only what a list or a name says; off names nothing', async () => {
     const strict = await site({ NETWORK_OWNER_STRICTNESS: 'strict' });
     const off = await site({ NETWORK_OWNER_STRICTNESS: 'off' });
-    for (const ip of [STIHL, APPLE]) {
+    for (const ip of [KLEEMANN, APPLE]) {
       await strict.from(ip);
       await off.from(ip);
     }
-    expect((await strict.organisations()).map((o) => o.name)).toEqual(['Apple Inc.']);
+    expect((await strict.organisations()).map((o) => o.name)).toEqual(['Apple']);
     expect(await off.organisations()).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { LRUCache } from 'lru-cache';
 import badAsnList from './data/hosting-asns-bad-asn-list.json' with { type: 'json' };
 import x4bnet from './data/hosting-asns-x4bnet.json' with { type: 'json' };
+import brands from './enterprise-brands.json' with { type: 'json' };
 import { defaultCityDatabases, GeoLocator } from './geo.js';
 import type { OrganisationHint } from './ip-ranges.js';
 import { type Footprint, footprintOf } from './network-footprint.js';
@@ -27,6 +28,7 @@ export interface NetworkJudgement {
     | 'operator_override'
     | 'listed'
     | 'enterprise_list'
+    | 'enterprise_brand'
     | 'hosting_list'
     | 'name'
     | 'footprint_score';
@@ -38,6 +40,9 @@ export interface NetworkJudgement {
   ipv6_ranges: number;
   score?: number;
   threshold?: number;
+  /** The enterprise's main domain and common name, when its name says which one it is. */
+  domain?: string;
+  common_name?: string;
 }
 
 const require = createRequire(import.meta.url);
@@ -71,6 +76,37 @@ const { about: _about, ...weights } = kinds.score;
 /** A name as the word lists read it: lower case, accents taken off. */
 export const normaliseName = (name: string): string =>
   name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+// Brands as words of the name, the longest first ("siemens healthineers" before "siemens").
+const brandOf = new Map(
+  (brands.brands as [string, string, string][]).map(([words, name, domain]) => [
+    words,
+    { name, domain },
+  ]),
+);
+const brandWords = new RegExp(
+  `(?<![a-z0-9])(?:${[...brandOf.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map((words) => words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|')})(?![a-z0-9])`,
+);
+
+/**
+ * The well-known enterprise a network's name spells (enterprise-brands.json), unless the rest
+ * of the name says provider: "Juniper Networks" is the company, "Sony Network
+ * Communications" the access provider, "Huawei Cloud" a host.
+ */
+export function enterpriseBrand(
+  name: string,
+): { words: string; name: string; domain: string } | null {
+  const spaced = normaliseName(name).replace(/[^a-z0-9]+/g, ' ');
+  const words = brandWords.exec(spaced)?.[0];
+  const brand = words ? brandOf.get(words) : undefined;
+  if (!words || !brand) return null;
+  const rest = spaced.replace(words, ' ');
+  if (networkWords.some(({ pattern }) => pattern.test(rest))) return null;
+  return { words, ...brand };
+}
 
 const describe = (footprint: Footprint): string =>
   footprint.places === 0
@@ -124,8 +160,21 @@ export class NetworkJudge {
     };
     const listedKind = listed.get(asn);
     if (listedKind) return { ...base, kind: listedKind, rule: 'listed' };
-    if (enterprises.has(asn)) return { ...base, kind: 'business', rule: 'enterprise_list' };
+    const brand = enterpriseBrand(name);
+    const known = brand ? { domain: brand.domain, common_name: brand.name } : {};
+    if (enterprises.has(asn)) {
+      return { ...base, ...known, kind: 'business', rule: 'enterprise_list' };
+    }
     if (hostingLists.has(asn)) return { ...base, kind: 'hosting', rule: 'hosting_list' };
+    if (brand) {
+      return {
+        ...base,
+        ...known,
+        kind: 'business',
+        rule: 'enterprise_brand',
+        words: { brand: brand.words },
+      };
+    }
 
     const text = normaliseName(name);
     for (const { kind, pattern } of networkWords) {
@@ -212,9 +261,10 @@ export function networkOwnerResolver(options: {
       if (network === -1) return null;
       const judgement = await judging.judge(network);
       if (!isOrganisation(judgement, options.strictness)) return null;
+      // An enterprise whose name says which one it is meets the same company found by e-mail.
       return {
-        domain: `as${judgement.asn}`,
-        name: judgement.name,
+        domain: judgement.domain ?? `as${judgement.asn}`,
+        name: judgement.common_name ?? judgement.name,
         identification: {
           method: 'network_owner',
           evidence: { ...judgement, strictness: options.strictness },

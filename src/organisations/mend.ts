@@ -27,7 +27,8 @@ export interface MendReport {
   organisations_removed: number;
 }
 
-// Only the network owner makes organisations keyed as<number>.
+// Only the network owner makes organisations keyed as<number>; those it names by an
+// enterprise's domain carry their AS number in their evidence.
 const NETWORK_KEY = '^as[0-9]{1,10}$';
 
 /**
@@ -41,9 +42,20 @@ export async function mendNetworkOrganisations(
   verdictOf: (asn: number) => Promise<NetworkVerdict>,
   options: { dryRun: boolean; workspaceId?: string },
 ): Promise<MendReport> {
-  const { rows } = await sql<{ workspace_id: string; id: string; domain: string; name: string }>`
-    SELECT workspace_id, id, domain, name FROM organisations
-    WHERE domain ~ ${NETWORK_KEY}
+  const { rows } = await sql<{
+    workspace_id: string;
+    id: string;
+    domain: string;
+    name: string;
+    asn: string;
+  }>`
+    SELECT workspace_id, id, domain, name,
+      CASE WHEN domain ~ ${NETWORK_KEY} THEN substr(domain, 3)
+           ELSE identification->'evidence'->>'asn' END AS asn
+    FROM organisations
+    WHERE (domain ~ ${NETWORK_KEY}
+           OR (identification->>'method' = 'network_owner'
+               AND identification->'evidence'->>'asn' ~ '^[0-9]{1,10}$'))
       ${options.workspaceId ? sql`AND workspace_id = ${options.workspaceId}` : sql``}
     ORDER BY workspace_id, domain`.execute(db);
   const verdicts = new Map<number, NetworkVerdict>();
@@ -54,7 +66,7 @@ export async function mendNetworkOrganisations(
     organisations_removed: 0,
   };
   for (const row of rows) {
-    const asn = Number(row.domain.slice(2));
+    const asn = Number(row.asn);
     let verdict = verdicts.get(asn);
     if (!verdict) {
       verdict = await verdictOf(asn);
@@ -78,8 +90,12 @@ export async function mendNetworkOrganisations(
 
 type Row = { workspace_id: string; id: string };
 
+// The sessions the network owner gave it: not those of visitors who said by e-mail that
+// they are with it (an enterprise's domain meets the same company found by e-mail).
 const sessionsOf = ({ workspace_id, id }: Row) =>
-  sql`SELECT s.id FROM sessions s WHERE s.workspace_id = ${workspace_id} AND s.organisation_id = ${id}`;
+  sql`SELECT s.id FROM sessions s WHERE s.workspace_id = ${workspace_id} AND s.organisation_id = ${id}
+        AND NOT EXISTS (SELECT 1 FROM visitors v WHERE v.workspace_id = s.workspace_id
+                          AND v.id = s.visitor_id AND v.organisation_id = s.organisation_id)`;
 
 const identifiedVisitors = ({ workspace_id, id }: Row) =>
   sql`SELECT 1 FROM visitors v WHERE v.workspace_id = ${workspace_id} AND v.organisation_id = ${id}`;
@@ -94,14 +110,14 @@ async function mend(db: Kysely<Database>, row: Row) {
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql<{ id: string }>`
       UPDATE sessions SET organisation_id = NULL
-      WHERE workspace_id = ${row.workspace_id} AND organisation_id = ${row.id}
+      WHERE workspace_id = ${row.workspace_id} AND id IN (${sessionsOf(row)})
       RETURNING id`.execute(trx);
     // Its tags, custom-field values and segment memberships go with it; contacts lose it.
     const removed = await sql`
       DELETE FROM organisations o WHERE o.workspace_id = ${row.workspace_id} AND o.id = ${row.id}
-        AND NOT EXISTS (${sessionsOf(row)}) AND NOT EXISTS (${identifiedVisitors(row)})`.execute(
-      trx,
-    );
+        AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.workspace_id = ${row.workspace_id}
+                          AND s.organisation_id = ${row.id})
+        AND NOT EXISTS (${identifiedVisitors(row)})`.execute(trx);
     return {
       sessions: rows.map((r) => r.id).sort(),
       removed: (removed.numAffectedRows ?? 0n) > 0n,

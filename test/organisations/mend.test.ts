@@ -8,8 +8,9 @@ import { killStragglers, runFootfall } from '../helpers/process.js';
 import { until } from '../helpers/wait.js';
 
 const CHINANET = '1.48.0.10'; // AS4134, a carrier
-const STIHL = '91.235.114.10'; // AS31007, a company network in one place
-const APPLE = '17.253.144.10'; // AS714, on the enterprise allow-list
+const KLEEMANN = '185.119.8.10'; // AS12546, a company network in one place
+const SIEMENS = '132.186.88.10'; // AS400242, named by its brand: siemens.com
+const APPLE = '17.253.144.10'; // AS714, on the enterprise allow-list: apple.com
 const SITE = 'https://shop.example';
 
 let t: TestApp;
@@ -70,7 +71,7 @@ describe('footfall identification mend', () => {
     });
     const now = Date.now();
     await send(CHINANET, [pageview(`${SITE}/pricing`, now)]);
-    await send(STIHL, [pageview(`${SITE}/`, now)]);
+    await send(KLEEMANN, [pageview(`${SITE}/`, now)]);
     await send(APPLE, [pageview(`${SITE}/`, now)]);
     // A visitor on the carrier's network who then says who they are: an e-mail organisation.
     const jane = randomUUID();
@@ -87,7 +88,7 @@ describe('footfall identification mend', () => {
       },
     ]);
     const before = await organisations();
-    expect(Object.keys(before).sort()).toEqual(['as31007', 'as4134', 'as714', 'initech.com']);
+    expect(Object.keys(before).sort()).toEqual(['apple.com', 'as12546', 'as4134', 'initech.com']);
     const carrierSessions = (await sessions())
       .filter((s) => s.organisation_id === before.as4134)
       .map((s) => s.id)
@@ -129,7 +130,11 @@ describe('footfall identification mend', () => {
       const was = stored.find((s) => s.id === session.id)?.organisation_id;
       expect(session.organisation_id).toBe(was === before.as4134 ? null : was);
     }
-    expect(Object.keys(await organisations()).sort()).toEqual(['as31007', 'as714', 'initech.com']);
+    expect(Object.keys(await organisations()).sort()).toEqual([
+      'apple.com',
+      'as12546',
+      'initech.com',
+    ]);
     expect(after.filter((s) => s.organisation_id === before['initech.com'])).toHaveLength(2);
     expect((await api('GET', `/v1/workspaces/${ws}/organisations/${before.as4134}`)).status).toBe(
       404,
@@ -148,5 +153,42 @@ describe('footfall identification mend', () => {
       sessions_detached: 0,
       organisations_removed: 0,
     });
+  });
+
+  it('mends an enterprise named by its domain, and keeps the sessions of who said by e-mail they are with it', async () => {
+    const now = Date.now();
+    await send(SIEMENS, [pageview(`${SITE}/`, now)]);
+    const max = randomUUID();
+    await send(SIEMENS, [pageview(`${SITE}/pricing`, now)], max);
+    await send(SIEMENS, [identify(`${SITE}/pricing`, 'max@siemens.com', now)], max);
+    const siemens = (await organisations())['siemens.com'];
+    expect(siemens).toBeDefined();
+    const ofSiemens = async () =>
+      (await sessions()).filter((s) => s.organisation_id === siemens).map((s) => s.id);
+    expect(await ofSiemens()).toHaveLength(2);
+    const anonymous = (
+      await t.database.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('workspace_id', '=', ws)
+        .where('organisation_id', '=', siemens ?? '')
+        .where('visitor_id', '<>', max)
+        .execute()
+    ).map((s) => s.id);
+
+    await overrides('AS400242,isp\n');
+    const done = await mend();
+    expect(done.organisations).toEqual([
+      expect.objectContaining({
+        domain: 'siemens.com',
+        judged: expect.objectContaining({ kind: 'isp', rule: 'operator_override' }),
+        sessions: anonymous,
+        removed: false,
+      }),
+    ]);
+    // Max said who he is with: his session stays Siemens's, and so does the organisation.
+    expect(await ofSiemens()).toHaveLength(1);
+    expect((await organisations())['siemens.com']).toBe(siemens);
+    await overrides('');
   });
 });
