@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, client, startTestApp, type TestApp } from '../helpers/app.js';
+import { type Answer, client, startSecondApp, startTestApp, type TestApp } from '../helpers/app.js';
 import { collector, identify, visit } from '../helpers/collect.js';
 import { addCompanies } from '../helpers/companies.js';
 import { startDnsServer, type TestDnsServer } from '../helpers/dns-server.js';
@@ -25,6 +25,8 @@ const DOMAINS = [
 let dns: TestDnsServer;
 let sites: Homepages;
 let t: TestApp;
+// A second server over the same database: the two split the reading, never doubling it.
+let second: { close(): Promise<void> };
 let api: ReturnType<typeof client>;
 let ws: string;
 const ids: Record<string, string> = {};
@@ -76,6 +78,7 @@ beforeAll(async () => {
     DNS_SERVERS: dns.server,
     ALLOW_PRIVATE_WEBHOOKS: 'true',
   });
+  second = await startSecondApp(t);
   await addCompanies(t.database.db, [
     { domain: 'directory-co.example', name: 'Directory Company', industry: 'Consulting' },
   ]);
@@ -95,6 +98,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   killStragglers();
+  await second?.close();
   await t?.close();
   await sites?.close();
   await dns?.close();
@@ -124,6 +128,9 @@ describe('profiles from companies’ own homepages', () => {
       'instagram',
     ]);
     expect(Date.now() - Date.parse(acme.profile_source.fetched_at)).toBeLessThan(60_000);
+    // Two servers, one read: the apex once over http (https found nobody), www. once.
+    expect(sites.count('acme-pumpen.de')).toBe(1);
+    expect(sites.count('www.acme-pumpen.de')).toBe(1);
 
     await readSite('initech.example');
     expect((await organisation('initech.example')).body.data).toMatchObject({
