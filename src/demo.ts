@@ -3,6 +3,8 @@ import type { Tokens } from './auth/tokens.js';
 import { createUser, findUserByEmail } from './auth/users.js';
 import type { Database } from './db/schema.js';
 import { inTransaction } from './db/transaction.js';
+import { demoAddress, demoDescription, demoLogo, demoPhone } from './demo-profiles.js';
+import { saveSiteProfile } from './enrich/site-store.js';
 import { upsertCompanies } from './identify/companies.js';
 import { upsertIpRanges } from './identify/ip-ranges.js';
 import type { TrackedEvent } from './ingest/body.js';
@@ -22,14 +24,14 @@ const COMPANIES = [
   ['Adatum Analytics', 'Software', '51-200', 'Dublin', 'IE', 53.35, -6.26],
   ['Litware Security', 'Software', '11-50', 'Tel Aviv', 'IL', 32.085, 34.782],
   ['Proseware Health', 'Healthcare', '1001-5000', 'Boston', 'US', 42.36, -71.059],
-  ['Wingtip Energy', 'Energy', '5001+', 'Houston', 'US', 29.76, -95.37],
+  ['Wingtip Energy', 'Energy', '5001-10000', 'Houston', 'US', 29.76, -95.37],
   ['Coho Vineyards', 'Food & Beverage', '11-50', 'Napa', 'US', 38.297, -122.286],
   ['Margie Travel', 'Travel', '51-200', 'Barcelona', 'ES', 41.385, 2.173],
   ['Trey Research', 'Research', '201-500', 'Cambridge', 'GB', 52.205, 0.119],
-  ['Woodgrove Bank', 'Finance', '5001+', 'Frankfurt am Main', 'DE', 50.11, 8.682],
+  ['Woodgrove Bank', 'Finance', '10001+', 'Frankfurt am Main', 'DE', 50.11, 8.682],
   ['Lucerne Publishing', 'Media', '51-200', 'Lucerne', 'CH', 47.05, 8.309],
   ['Blue Yonder Airlines', 'Aviation', '1001-5000', 'Seattle', 'US', 47.606, -122.332],
-  ['Humongous Insurance', 'Insurance', '5001+', 'Hartford', 'US', 41.764, -72.685],
+  ['Humongous Insurance', 'Insurance', '10001+', 'Hartford', 'US', 41.764, -72.685],
   ['Alpine Ski House', 'Retail', '11-50', 'Innsbruck', 'AT', 47.269, 11.404],
   ['Relecloud', 'Software', '201-500', 'Stockholm', 'SE', 59.329, 18.068],
   ['Southridge Video', 'Media', '51-200', 'Los Angeles', 'US', 34.052, -118.244],
@@ -88,6 +90,9 @@ function random(seed: number) {
     int: (n: number) => Math.floor(next() * n),
   };
 }
+
+/** Whether the i-th demo company's homepage was read too (every fourth one). */
+const hasSiteProfile = (i: number) => i % 4 === 3;
 
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '');
 const uuidFrom = (r: ReturnType<typeof random>) =>
@@ -174,22 +179,19 @@ export async function fillDemoWorkspace(
   );
   await upsertCompanies(
     db,
-    companies.map((c) => ({
+    companies.map((c, i) => ({
       domain: c.domain,
       name: c.name,
       website: `https://www.${c.domain}`,
-      logo: '',
+      logo: demoLogo(i),
       founded: String(1950 + r.int(70)),
       size: c.size,
       industry: c.industry,
-      phone: '',
+      phone: demoPhone(c.country, i),
       email: `info@${c.domain}`,
-      address: {
-        city: c.city,
-        country: c.country,
-        latitude: String(c.latitude),
-        longitude: String(c.longitude),
-      },
+      // Every fourth company's description comes from its homepage (below) instead.
+      description: hasSiteProfile(i) ? '' : demoDescription(c.name, c.industry, c.city),
+      address: demoAddress(c.city, c.country, c.latitude, c.longitude),
       profiles: [
         {
           name: 'linkedin',
@@ -199,6 +201,36 @@ export async function fillDemoWorkspace(
       ],
     })),
   );
+  // Their homepages were read a few days ago too: the directory wins field by field, the
+  // site adds what the directory lacks (a description, more profiles).
+  const now = Date.now();
+  for (const [i, c] of companies.entries()) {
+    if (!hasSiteProfile(i)) continue;
+    await saveSiteProfile(
+      db,
+      c.domain,
+      `https://www.${c.domain}/`,
+      {
+        name: c.name,
+        logo: demoLogo(i),
+        description: demoDescription(c.name, c.industry, c.city),
+        phone: '',
+        email: `hello@${c.domain}`,
+        founded: '',
+        size: c.size,
+        address: {},
+        profiles: [
+          { name: 'github', handle: slug(c.name), url: `https://github.com/${slug(c.name)}` },
+          {
+            name: 'youtube',
+            handle: `@${slug(c.name)}`,
+            url: `https://www.youtube.com/@${slug(c.name)}`,
+          },
+        ],
+      },
+      new Date(now - (2 + (i % 5)) * 86_400_000),
+    );
+  }
   await upsertIpRanges(
     db,
     companies.map((c) => ({ network: c.network, domain: c.domain, name: c.name })),
@@ -219,7 +251,6 @@ export async function fillDemoWorkspace(
   );
 
   const items: VisitEvent[] = [];
-  const now = Date.now();
   let sessions = 0;
   for (const company of companies) {
     const organisationId = ids.get(organisationKey(workspace.id, company.domain)) ?? null;

@@ -5,11 +5,14 @@ import { removeExpiredSignIns } from './auth/cleanup.js';
 import { publicOrigin } from './config.js';
 import type { DatabaseOutage } from './db/outage.js';
 import { runPeriodically } from './db/periodic.js';
+import { companySitesRound } from './enrich/site-reader.js';
 import type { Api, AppDeps } from './http/api.js';
+import { configuredDns } from './http/outbound/dns.js';
 import { createMailer } from './mail/transport.js';
 import { sendDueDigests } from './notifications/digests.js';
 import { startNotificationWorker } from './notifications/worker.js';
 import { runRetentionIfDue } from './privacy/retention.js';
+import { queueDomainForSegments } from './segments/membership.js';
 import { runSegmentWorker } from './segments/worker.js';
 import { startDeliveryWorker } from './webhooks/worker.js';
 import { purgeDeletedWorkspace } from './workspaces/purge.js';
@@ -129,6 +132,27 @@ export function backgroundJobs(
         await removeExpiredInvites(db);
       },
     },
+    ...(config.onlineLookups
+      ? [
+          {
+            // Company profiles from their homepages (contract §16); every server reads at
+            // most READS_AT_ONCE at a time, and a domain is leased to one server.
+            name: 'company-sites',
+            everyMs: 3_000,
+            atStart: true,
+            run: companySitesRound(
+              {
+                db,
+                allowPrivate: config.allowPrivateWebhooks,
+                resolve: configuredDns(config).resolver,
+                profileChanged: (domain) => queueDomainForSegments(db, domain),
+              },
+              (domain, error) =>
+                workerFailed(`company-sites: ${domain} not stored (${error.message})`, error),
+            ),
+          },
+        ]
+      : []),
     ...(config.retentionDays > 0
       ? [
           {

@@ -5,6 +5,7 @@ import { createLink, dropSetupLinks } from './auth/links.js';
 import { passwordProblem } from './auth/passwords.js';
 import { parseDuration, Tokens } from './auth/tokens.js';
 import { createUser, findUserByEmail, setPassword } from './auth/users.js';
+import { type EnrichOptions, enrich, enrichProblem } from './cli/enrich.js';
 import { type Config, ConfigError, DEFAULT_PORT, loadConfig, publicOrigin } from './config.js';
 import { type Db, openDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
@@ -281,6 +282,19 @@ export function cli(config: () => Config): Command {
         );
         console.log(JSON.stringify(forgotten, null, 2));
       });
+    });
+
+  program
+    .command('enrich')
+    .description(
+      'read company homepages now, due or not, for their profiles (name, logo, description, profiles, address, …); prints one JSON object per domain',
+    )
+    .option('--workspace <uuid>', 'the organisations of this workspace without a directory entry')
+    .option('--domain <domain>', 'this domain only')
+    .action((options: EnrichOptions) => {
+      const problem = enrichProblem(config(), options);
+      if (problem) throw new Error(problem);
+      return withDatabase(config(), (database) => enrich(database.db, config(), options));
     });
 
   const importer = program.command('import').description('bring in identification data');

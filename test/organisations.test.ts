@@ -30,6 +30,8 @@ const ORGANISATION_SHAPE = {
   // Footfall's additions to the seed's object.
   identification: 'object',
   total_sessions: 'integer',
+  description: 'string',
+  profile_source: 'object',
 };
 const ADDRESS_SHAPE = Object.fromEntries(
   [
@@ -110,6 +112,11 @@ describe('GET .../organisations/{org}', () => {
     expectShape(answer.body.data.address, ADDRESS_SHAPE);
     for (const profile of answer.body.data.profiles)
       expectShape(profile, { name: 'string', handle: 'string', url: 'string' });
+    expectShape(answer.body.data.profile_source, {
+      directory: 'boolean',
+      website: 'string|null',
+      fetched_at: 'string|null',
+    });
   });
 
   it('shows the directory profile', async () => {
@@ -128,6 +135,8 @@ describe('GET .../organisations/{org}', () => {
       tags: [],
       segments: [],
       custom_fields: {},
+      description: '',
+      profile_source: { directory: true, website: null, fetched_at: null },
     });
     expect(data.address).toEqual({
       street: 'Baker Street',

@@ -218,8 +218,8 @@ export async function clearCustomValue(
 }
 
 /**
- * The organisation's own profile (directory fields, as the Organisation shows them) and
- * when the directory last changed it; undefined when the workspace has no such
+ * The organisation's own profile (as the Organisation shows it) and when it last changed
+ * (the directory's entry or the homepage's read); undefined when the workspace has no such
  * organisation. `lock` keeps it from being deleted until the transaction ends.
  */
 export async function findOrganisationProfile(
@@ -229,7 +229,8 @@ export async function findOrganisationProfile(
   options: { lock?: boolean } = {},
 ) {
   const query = withProfiles(db, workspaceId)
-    .select('c.updated_at as profile_updated_at')
+    // The later of the directory's last change and the homepage's last read.
+    .select(sql<Date | null>`greatest(c.updated_at, w.read_at)`.as('profile_updated_at'))
     .where('o.id', '=', organisationId);
   return (options.lock ? query.forKeyShare('o') : query).executeTakeFirst();
 }

@@ -22,6 +22,7 @@ export interface Database {
   events: EventTable;
   segment_members: SegmentMemberTable;
   companies: CompanyTable;
+  company_sites: CompanySiteTable;
   organisation_tags: OrganisationTagTable;
   custom_field_values: CustomFieldValueTable;
   visitors: VisitorTable;
@@ -285,9 +286,36 @@ export interface CompanyTable {
   industry: string;
   phone: string;
   email: string;
+  /** Beyond the seed's fields (0021). */
+  description: Generated<string>;
   address: Json<Partial<Address>>;
   profiles: Json<SocialProfile[]>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** A profile read from a company's homepage (0021, enrich/); fields "" when not found. */
+export interface CompanySiteTable {
+  domain: string;
+  status: Generated<'pending' | 'ok' | 'failed'>;
+  name: Generated<string>;
+  logo: Generated<string>;
+  description: Generated<string>;
+  phone: Generated<string>;
+  email: Generated<string>;
+  founded: Generated<string>;
+  size: Generated<string>;
+  address: ColumnType<Partial<Address>, string | undefined, string>;
+  profiles: ColumnType<SocialProfile[], string | undefined, string>;
+  /** The page the fields were read from, after redirects. */
+  url: Generated<string>;
+  /** Why the last read failed (short, no addresses). */
+  error: Generated<string>;
+  /** The last read, good or not. */
+  fetched_at: Date | null;
+  /** The last good read: when the fields were read. */
+  read_at: Date | null;
+  next_fetch_at: Generated<Date>;
+  lease_until: Date | null;
 }
 
 export interface OrganisationTagTable {

@@ -17,6 +17,7 @@ const TEXT_FIELDS = [
   'industry',
   'phone',
   'email',
+  'description',
 ] as const;
 export const ADDRESS_FIELDS: (keyof Address)[] = [
   'street',
@@ -115,13 +116,14 @@ export async function upsertCompanies(db: Kysely<Database>, given: CompanyRow[])
     );
   await sql`
     INSERT INTO companies (domain, name, website, logo, founded, size, industry, phone, email,
-                           address, profiles)
+                           description, address, profiles)
     SELECT * FROM unnest(
       ${column((r) => r.domain)}::text[], ${column((r) => r.name)}::text[],
       ${column((r) => r.website)}::text[], ${column((r) => r.logo)}::text[],
       ${column((r) => r.founded)}::text[], ${column((r) => r.size)}::text[],
       ${column((r) => r.industry)}::text[], ${column((r) => r.phone)}::text[],
-      ${column((r) => r.email)}::text[], ${column((r) => JSON.stringify(r.address))}::jsonb[],
+      ${column((r) => r.email)}::text[], ${column((r) => r.description)}::text[],
+      ${column((r) => JSON.stringify(r.address))}::jsonb[],
       ${column((r) => JSON.stringify(r.profiles))}::jsonb[])
     ON CONFLICT (domain) DO UPDATE SET
       ${sql.join(TEXT_FIELDS.map(keep), sql`, `)},

@@ -1,6 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { isDatabaseUnreachable, sqlState } from '../db/failures.js';
 import type { Database } from '../db/schema.js';
+import { profileCountry, profileJoins, profileName } from '../enrich/profile-sql.js';
 import { type DigestKind, type DigestPeriod, latestPeriod } from './digest-period.js';
 import { alertValues, enqueueNotifications } from './outbox.js';
 import { dashboardLink } from './render.js';
@@ -85,11 +86,11 @@ export async function digestOf(
       GROUP BY s.organisation_id
     ), named AS (
       -- The name as the API shows it (organisations/read.ts nameOf).
-      SELECT v.*, o.domain, coalesce(nullif(c.name, ''), nullif(o.name, ''), o.domain) AS name,
-        coalesce(c.industry, '') AS industry, coalesce(c.address->>'country', '') AS country
+      SELECT v.*, o.domain, ${profileName} AS name,
+        coalesce(c.industry, '') AS industry, ${profileCountry} AS country
       FROM visited v
       JOIN organisations o ON o.workspace_id = ${rule.workspace_id} AND o.id = v.organisation_id
-      LEFT JOIN companies c ON c.domain = o.domain
+      ${profileJoins}
     ), totals AS (
       SELECT count(*)::int AS organisations, coalesce(sum(sessions), 0)::int AS all_sessions,
         coalesce(sum(pageviews), 0)::int AS all_pageviews

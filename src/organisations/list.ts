@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { likeContaining } from '../db/like.js';
 import type { Database } from '../db/schema.js';
+import { profileJoins, profileName } from '../enrich/profile-sql.js';
 import { fieldError } from '../http/errors.js';
 import { isUuid } from '../http/validation.js';
 import { matchingOrganisations } from '../segments/compile.js';
@@ -27,9 +28,7 @@ export async function findOrganisationPage(
 ): Promise<{ ids: string[]; total: number }> {
   const parts: RawBuilder<unknown>[] = [sql`o.workspace_id = ${f.workspaceId}`];
   if (f.name) {
-    parts.push(
-      sql`coalesce(nullif(c.name, ''), nullif(o.name, ''), o.domain) ILIKE ${likeContaining(f.name)}`,
-    );
+    parts.push(sql`${profileName} ILIKE ${likeContaining(f.name)}`);
   }
   if (f.range) {
     parts.push(sql`EXISTS (SELECT 1 FROM sessions s WHERE s.workspace_id = o.workspace_id
@@ -51,7 +50,7 @@ export async function findOrganisationPage(
     WITH matching AS (
       SELECT o.id, (SELECT max(s.started_at) FROM sessions s
                     WHERE s.workspace_id = o.workspace_id AND s.organisation_id = o.id) AS last
-      FROM organisations o LEFT JOIN companies c ON c.domain = o.domain
+      FROM organisations o ${profileJoins}
       WHERE ${sql.join(parts, sql` AND `)}
     ), page AS (
       SELECT id, last FROM matching ORDER BY last DESC NULLS LAST, id

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Address, Database, SocialProfile } from '../db/schema.js';
+import { profileAddress, profileProfiles, profileText } from '../enrich/profile-sql.js';
 import { ADDRESS_FIELDS } from '../identify/companies.js';
 import type { Organisation } from './schemas.js';
 
@@ -19,7 +20,7 @@ export function hms(totalSeconds: number): string {
   return `${Math.floor(s / 3600)}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
 }
 
-/** The directory's name, else the name its resolver gave, else its domain. */
+/** The profile's name (the directory's, else its homepage's), else its resolver's, else its domain. */
 export const nameOf = (row: { name: string | null; own_name: string; domain: string }) =>
   row.name || row.own_name || row.domain;
 
@@ -30,27 +31,36 @@ export const nameOf = (row: { name: string | null; own_name: string; domain: str
 export const websiteOf = (row: { website: string | null; domain: string }) =>
   row.website || (/^[a-z0-9.-]+\.[a-z]{2,}$/.test(row.domain) ? `https://${row.domain}` : '');
 
-/** The workspace's organisations joined to their company-directory profiles. */
+/**
+ * The workspace's organisations with their profiles: the company directory's entry over
+ * what the company's homepage says, field by field (enrich/profile-sql.ts), and where the
+ * profile came from.
+ */
 export const withProfiles = (db: Kysely<Database>, workspaceId: string) =>
   db
     .selectFrom('organisations as o')
     .leftJoin('companies as c', 'c.domain', 'o.domain')
+    .leftJoin('company_sites as w', 'w.domain', 'o.domain')
     .select([
       'o.id',
       'o.domain',
       'o.name as own_name',
       'o.created_at',
       'o.identification',
-      'c.name',
       'c.website',
-      'c.logo',
-      'c.founded',
-      'c.size',
       'c.industry',
-      'c.phone',
-      'c.email',
-      'c.address',
-      'c.profiles',
+      profileText('name').as('name'),
+      profileText('logo').as('logo'),
+      profileText('description').as('description'),
+      profileText('founded').as('founded'),
+      profileText('size').as('size'),
+      profileText('phone').as('phone'),
+      profileText('email').as('email'),
+      profileAddress.as('address'),
+      profileProfiles.as('profiles'),
+      sql<boolean>`c.domain IS NOT NULL`.as('in_directory'),
+      sql<string | null>`CASE WHEN w.read_at IS NOT NULL THEN w.url END`.as('site_url'),
+      'w.read_at as site_read_at',
     ])
     .where('o.workspace_id', '=', workspaceId);
 
@@ -127,7 +137,7 @@ export async function loadOrganisations(
     const row = byId.get(id);
     if (!row) return [];
     const stat = statsOf.get(id);
-    const address = (row.address ?? {}) as Partial<Address>;
+    const address = row.address;
     return [
       {
         uuid: row.id,
@@ -135,7 +145,7 @@ export async function loadOrganisations(
         website: websiteOf(row),
         first_seen: (stat?.first_seen ?? row.created_at).toISOString(),
         last_seen: (stat?.last_seen ?? row.created_at).toISOString(),
-        profiles: ((row.profiles ?? []) as SocialProfile[]).map((p) => ({
+        profiles: (row.profiles as SocialProfile[]).map((p) => ({
           name: p.name ?? '',
           handle: p.handle ?? '',
           url: p.url ?? '',
@@ -146,15 +156,15 @@ export async function loadOrganisations(
           name: segment.name,
         })),
         unique_visitor_count: stat?.visitors ?? 0,
-        logo: row.logo ?? '',
+        logo: row.logo,
         address: Object.fromEntries(
           ADDRESS_FIELDS.map((key) => [key, String(address[key] ?? '')]),
         ) as unknown as Address,
-        founded: row.founded ?? '',
-        size: row.size ?? '',
+        founded: row.founded,
+        size: row.size,
         industry: row.industry ?? '',
-        phone: row.phone ?? '',
-        email: row.email ?? '',
+        phone: row.phone,
+        email: row.email,
         total_pageviews: stat?.views ?? 0,
         total_sessions: stat?.sessions ?? 0,
         total_time_on_site: hms(stat?.seconds ?? 0),
@@ -164,6 +174,12 @@ export async function loadOrganisations(
         }),
         custom_fields: Object.fromEntries((valuesOf.get(id) ?? []).map((v) => [v.key, v.value])),
         identification: row.identification as Organisation['identification'],
+        description: row.description,
+        profile_source: {
+          directory: row.in_directory,
+          website: row.site_url,
+          fetched_at: row.site_read_at?.toISOString() ?? null,
+        },
       },
     ];
   });

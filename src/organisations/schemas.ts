@@ -52,6 +52,24 @@ export const Organisation = Type.Object(
       },
       { description: 'Beyond the seed: how this organisation was identified' },
     ),
+    description: Type.String({
+      description: 'Beyond the seed: what the company says it does ("" when unknown)',
+    }),
+    profile_source: Type.Object(
+      {
+        directory: Type.Boolean({ description: 'the company directory has an entry for it' }),
+        website: Type.Union([Type.String(), Type.Null()], {
+          description: 'the homepage its profile was read from, after redirects; null if none',
+        }),
+        fetched_at: Type.Union([Type.String(), Type.Null()], {
+          description: 'ISO 8601: when that page was read',
+        }),
+      },
+      {
+        description:
+          'Beyond the seed: where the profile comes from; the directory wins field by field',
+      },
+    ),
   },
   { $id: 'Organisation' },
 );

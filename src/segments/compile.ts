@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import { likeContaining, likeEnding, likeStarting } from '../db/like.js';
+import { profileCountry, profileJoins, profileName, profileText } from '../enrich/profile-sql.js';
 import type { Comparison, Condition, FieldSpec, Group, Scalar, Unit } from './filters.js';
 
 /**
@@ -64,7 +65,7 @@ export function matchingOrganisations(filters: Group, scope: Scope): RawBuilder<
   );
   return sql<{ id: string }>`
     SELECT o.id FROM organisations o
-    LEFT JOIN companies c ON c.domain = o.domain
+    ${profileJoins}
     ${stats}
     ${sql.join(customs, sql` `)}
     WHERE o.workspace_id = ${scope.workspaceId} ${only('o.id')} AND ${where}`;
@@ -131,15 +132,15 @@ class Compiler {
     };
     switch (field.name) {
       case 'name':
-        return sql`coalesce(nullif(c.name, ''), nullif(o.name, ''), o.domain)`;
+        return profileName;
       case 'domain':
         return sql`o.domain`;
       case 'industry':
         return sql`coalesce(c.industry, '')`;
       case 'size':
-        return sql`coalesce(c.size, '')`;
+        return profileText('size');
       case 'country':
-        return sql`coalesce(c.address ->> 'country', '')`;
+        return profileCountry;
       case 'first_seen':
         return stat(sql`coalesce(st.first_seen, o.created_at)`);
       case 'last_seen':

@@ -188,6 +188,17 @@ export function queueForSegments(organisations: RawBuilder<unknown>): RawBuilder
       AND EXISTS (SELECT 1 FROM segments g WHERE g.workspace_id = q.workspace_id)`;
 }
 
+/**
+ * Queues every organisation with this domain, in every workspace, for the segment worker:
+ * its profile changed (a company homepage was read).
+ */
+export async function queueDomainForSegments(db: Kysely<Database>, domain: string): Promise<void> {
+  await queueForSegments(sql`
+    SELECT workspace_id, id AS organisation_id FROM organisations WHERE domain = ${domain}`).execute(
+    db,
+  );
+}
+
 /** Asks the worker to compute these segments again in full (all when no workspace is named). */
 export async function markSegmentsStale(db: Kysely<Database>, workspaceId?: string): Promise<void> {
   let update = db.updateTable('segments').set({ refreshed_at: null });

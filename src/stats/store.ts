@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { profileCountry, profileJoins, profileName } from '../enrich/profile-sql.js';
 
 /** UTC days, both inclusive, as YYYY-MM-DD. */
 export interface DayRange {
@@ -142,10 +143,10 @@ function segmentParts(workspaceId: string, segmentId: string, range: DayRange) {
 function profilesOf(workspaceId: string, organisations: RawBuilder<unknown>) {
   return sql<ProfileRow>`
     WITH seen AS (${organisations}), profiles AS (
-      SELECT coalesce(c.industry, '') AS industry, coalesce(c.address ->> 'country', '') AS country
+      SELECT coalesce(c.industry, '') AS industry, ${profileCountry} AS country
       FROM seen JOIN organisations o ON o.workspace_id = ${workspaceId}
         AND o.id = seen.organisation_id
-      LEFT JOIN companies c ON c.domain = o.domain)
+      ${profileJoins})
     SELECT industry, country, count(*)::int AS organisations FROM profiles
     GROUP BY GROUPING SETS ((industry), (country))`;
 }
@@ -155,10 +156,10 @@ function leadersOf(workspaceId: string, perOrganisation: RawBuilder<unknown>) {
   return sql<LeaderRow>`
     WITH counted AS (${perOrganisation}), leaders AS (
       SELECT * FROM counted ORDER BY sessions DESC, pageviews DESC, organisation_id LIMIT ${TOP})
-    SELECT o.id, coalesce(nullif(c.name, ''), nullif(o.name, ''), o.domain) AS name,
+    SELECT o.id, ${profileName} AS name,
       l.sessions, l.pageviews
     FROM leaders l JOIN organisations o ON o.workspace_id = ${workspaceId}
       AND o.id = l.organisation_id
-    LEFT JOIN companies c ON c.domain = o.domain
+    ${profileJoins}
     ORDER BY l.sessions DESC, l.pageviews DESC, o.id`;
 }

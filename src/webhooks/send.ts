@@ -1,7 +1,5 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import {
   addressesOf,
   publicAddressesOf,
@@ -9,6 +7,7 @@ import {
   systemResolver,
   UnsafeAddressError,
 } from '../http/outbound/address-guard.js';
+import { pinnedLookup } from '../http/outbound/pinned.js';
 import { abortable } from '../outbox/delivery-loop.js';
 
 export interface Sent {
@@ -59,16 +58,6 @@ export function post(
   options: { address: string; signal: AbortSignal },
 ): Promise<Sent> {
   const { address, signal } = options;
-  const family = ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4;
-  const pinned: LookupFunction = (_host, lookupOptions, callback) => {
-    if ((lookupOptions as { all?: boolean }).all) {
-      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
-        { address, family },
-      ]);
-    } else {
-      callback(null, address, family);
-    }
-  };
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     if (signal.aborted) {
@@ -80,7 +69,7 @@ export function post(
       headers: { ...headers, 'content-length': Buffer.byteLength(body), connection: 'close' },
       // A fresh agent for this one request: no keep-alive, no socket shared between targets.
       agent: false,
-      lookup: pinned,
+      lookup: pinnedLookup(address),
     });
     const abort = () => request.destroy(new Error(reason(signal)));
     signal.addEventListener('abort', abort, { once: true });

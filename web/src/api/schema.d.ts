@@ -6411,6 +6411,17 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+            /** @description Beyond the seed: what the company says it does ("" when unknown) */
+            description: string;
+            /** @description Beyond the seed: where the profile comes from; the directory wins field by field */
+            profile_source: {
+                /** @description the company directory has an entry for it */
+                directory: boolean;
+                /** @description the homepage its profile was read from, after redirects; null if none */
+                website: string | null;
+                /** @description ISO 8601: when that page was read */
+                fetched_at: string | null;
+            };
         };
         Contact: {
             /** Format: uuid */

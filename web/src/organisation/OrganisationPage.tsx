@@ -4,9 +4,11 @@ import type { ReactNode } from 'react';
 import { api, unwrap } from '../api/client';
 import { keys, useWorkspace } from '../api/queries';
 import { ago, dateTime, placeOf } from '../ui/format';
+import { OrganisationLogo } from '../ui/OrganisationLogo';
 import { ErrorState, Loading } from '../ui/states';
 import { CustomFieldValues } from './CustomFieldValues';
 import { identificationText } from './identification';
+import { ProfileSource } from './ProfileSource';
 import { Tags } from './Tags';
 import { Visits } from './Visits';
 import './organisation.css';
@@ -89,15 +91,10 @@ export function OrganisationPage() {
         </Link>
       </p>
       <div className="org-head">
-        {o.logo ? (
-          <img src={o.logo} alt="" />
-        ) : (
-          <span className="initial" aria-hidden="true">
-            {o.name.slice(0, 1).toUpperCase()}
-          </span>
-        )}
+        <OrganisationLogo name={o.name} logo={o.logo} size="large" />
         <h1>{o.name}</h1>
       </div>
+      {o.description ? <p className="org-description">{o.description}</p> : null}
       <section className="figures" aria-label="Activity">
         <div>
           <span className="muted small">Last seen</span>
@@ -139,6 +136,7 @@ export function OrganisationPage() {
                   </div>
                 ))}
             </dl>
+            <ProfileSource source={o.profile_source} />
             <h3 style={{ marginTop: 14 }}>How it was identified</h3>
             <p className="small">{identificationText(o.identification)}</p>
           </section>

@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { OrganisationLogo } from '../ui/OrganisationLogo';
 
-/** An organisation's name as a link to its page, with its logo when the directory has one. */
+/** An organisation's name as a link to its page, after its logo (or its initials). */
 export function OrganisationName({
   workspace,
   uuid,
@@ -11,18 +11,11 @@ export function OrganisationName({
   workspace: string;
   uuid: string;
   name: string;
-  logo?: string;
+  logo: string;
 }) {
-  const [broken, setBroken] = useState(false);
   return (
     <span className="org-name">
-      {logo && !broken ? (
-        <img src={logo} alt="" loading="lazy" onError={() => setBroken(true)} />
-      ) : (
-        <span className="initial" aria-hidden="true">
-          {name.slice(0, 1).toUpperCase()}
-        </span>
-      )}
+      <OrganisationLogo name={name} logo={logo} size="small" />
       <Link
         to="/w/$workspace/organisations/$organisation"
         params={{ workspace, organisation: uuid }}
