@@ -3,7 +3,8 @@ import type { Named, Signal, SignalEvidence, SignalName } from './signals.js';
 
 // Which signal names the organisation (contract §16). A signal with verdict `organisation`
 // names on its own; `weak` ones name only when a second signal agrees; provider, person,
-// unconfirmed and none never name anyone (and providers never become organisations).
+// unconfirmed and none never name anyone (and providers never become organisations), and a
+// `person` keeps every other signal from naming.
 
 /** Registration data says who holds the network; a PTR name is the holder's own choice. */
 const PRECEDENCE: SignalName[] = ['registration', 'reverse_dns', 'network_owner'];
@@ -29,10 +30,13 @@ export function agree(a: Signal, b: Signal): boolean {
  * before reverse DNS before network owner); when two of them name different domains, the one
  * another signal agrees with wins, else the earlier. Without one, two `weak` signals of
  * different sources that agree name the organisation. `domain` is '' when the agreeing
- * signals name none (the caller keys such an organisation by its name). Evidence carries
- * every signal consulted; a person's signal says only "private person".
+ * signals name none (the caller keys such an organisation by its name). Nobody is named when
+ * a signal says the network is a private person's. Evidence carries every signal consulted.
  */
 export function decide(signals: Signal[]): Named | null {
+  // A network registered to a private person: whatever else names a domain there (a PTR
+  // name of the person's own) would name the person.
+  if (signals.some((signal) => signal.verdict === 'person')) return null;
   const evidence: SignalEvidence[] = signals.map(({ signal, value, verdict }) => ({
     signal,
     value,

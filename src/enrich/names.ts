@@ -88,12 +88,17 @@ export function isRegistryDomain(domain: string): boolean {
   return lookupRules.registryDomains.has(registrable) || lookupRules.registryDomains.has(domain);
 }
 
-/** A name written the way people read it: `acme gmbh` → `Acme GmbH` (legal forms as registries write them). */
+// Legal forms as registries write them, the first spelling of each in the list (Corp, not Corp.).
+const canonicalForms = new Map<string, string>();
+for (const form of rules.legal_forms.forms) {
+  if (!canonicalForms.has(plainText(form))) canonicalForms.set(plainText(form), form);
+}
+
+/** A name written the way people read it: `acme gmbh` → `Acme GmbH`. */
 export function displayName(text: string): string {
-  const canonical = new Map(rules.legal_forms.forms.map((form) => [plainText(form), form]));
   return plainText(text)
     .split(' ')
     .filter(Boolean)
-    .map((word) => canonical.get(word) ?? word.charAt(0).toUpperCase() + word.slice(1))
+    .map((word) => canonicalForms.get(word) ?? word.charAt(0).toUpperCase() + word.slice(1))
     .join(' ');
 }

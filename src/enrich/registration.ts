@@ -42,7 +42,8 @@ interface Holder {
 }
 
 const ALLOCATION = /ALLOCAT|LIR-PARTITIONED|AGGREGATED/i;
-const PERSON_LIKE = /^\p{Lu}\p{Ll}+(?:[ -]\p{Lu}\p{Ll}+){1,3}$/u;
+// "Max Mustermann", "MAX MUSTERMANN", "Anna Maria Rossi-Bianchi": two to four words of letters.
+const PERSON_LIKE = /^(?:\p{Lu}\p{Ll}+|\p{Lu}{2,})(?:[ -](?:\p{Lu}\p{Ll}+|\p{Lu}{2,})){1,3}$/u;
 const ROLE_ORDER = ['registrant', 'administrative', 'technical'];
 
 /**

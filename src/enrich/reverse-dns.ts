@@ -95,9 +95,10 @@ export function judgeHostName(
 ): Signal {
   const { masked, written } = maskAddress(host, address);
   const provider = (): Signal => ({ signal: 'reverse_dns', value: masked, verdict: 'provider' });
+  if (written) return provider();
   const domain = getDomain(host);
-  if (written || !domain || domain === host) return provider();
-  const below = host.slice(0, -domain.length - 1).split('.');
+  if (!domain) return { signal: 'reverse_dns', value: masked, verdict: 'none' };
+  const below = domain === host ? [] : host.slice(0, -domain.length - 1).split('.');
   const tokens = below.flatMap(labelTokens);
   if (tokens.some((token) => lookupRules.poolWords.has(token))) return provider();
   if (isProvidersName(host, domain, context)) {

@@ -107,6 +107,18 @@ describe('deciding what the signals name', () => {
     expect(decide([])).toBeNull();
   });
 
+  it("names nobody on a private person's network, whatever else points at a domain", () => {
+    const named = decide([
+      ptr('organisation', {
+        value: 'gw.mustermann.de',
+        domain: 'mustermann.de',
+        name: 'Mustermann',
+      }),
+      registration('person', { value: 'private person' }),
+    ]);
+    expect(named).toBeNull();
+  });
+
   it('compares names without legal forms, case, accents or hyphens', () => {
     const weak = ptr('weak', { name: 'Muller Technik GmbH' });
     expect(

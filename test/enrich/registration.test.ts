@@ -109,6 +109,17 @@ describe('registration data (RDAP) of the visitor network', () => {
         verdict: 'person',
       });
     }
+    // A person's name in the description, however written, without a jCard saying so.
+    for (const description of ['Anna Maria Rossi', 'MAX MUSTERMANN', 'Jean-Luc Martin']) {
+      const record = await rdap.network(rdap.networkUrl('192.0.2.130') ?? '');
+      if (!record) throw new Error('no record');
+      record.entities = [];
+      record.remarks = [{ title: null, description: [description] }];
+      expect(registrationSignal(record)).toMatchObject({
+        verdict: 'person',
+        value: 'private person',
+      });
+    }
   });
 
   it('half-names a business whose only contact is free-mail (weak, no domain)', async () => {
@@ -137,6 +148,24 @@ describe('registration data (RDAP) of the visitor network', () => {
     } finally {
       registrant.emails = saved;
     }
+  });
+
+  it("leaves out contacts at the provider's domain once the parent shows whose they are", async () => {
+    const record = await rdap.network(rdap.networkUrl('192.0.2.180') ?? '');
+    if (!record) throw new Error('no record');
+    // Alone, the record cannot tell the ISP's NOC from the customer's own.
+    expect(registrationSignal(record)).toMatchObject({ domain: 'example-isp.de' });
+    expect(await judge('192.0.2.180')).toEqual({
+      signal: 'registration',
+      value: 'INITECH-NET (Initech AG)',
+      verdict: 'weak',
+      name: 'Initech AG',
+    });
+    // As does the provider's domain the caller knows from the network owner.
+    expect(registrationSignal(record, { providerDomains: ['example-isp.de'] })).toMatchObject({
+      verdict: 'weak',
+      name: 'Initech AG',
+    });
   });
 
   it('finds the network owner by its autnum: registrant and contacts, abuse desks last, registries never', async () => {

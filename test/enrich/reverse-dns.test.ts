@@ -20,6 +20,8 @@ const names: Record<string, string> = {
   '192.0.2.22': 'ae-3.cr1.static.example-isp.de',
   '192.0.2.23': 'gw.example-carrier.de',
   '192.0.2.25': 'www.initech.com',
+  '192.0.2.26': 'globex-corp.com',
+  '192.0.2.27': 'localhost',
   '2001:db8:ac3e::25': 'vpn.acme-gmbh.de',
   '2001:db8:1234:5678::1': '2001-db8-1234-5678-0-0-0-1.dyn.example-isp.net',
   '2001:db8:abcd:1::99': 'home-2001-0db8-abcd-0001.example-isp.net',
@@ -63,6 +65,19 @@ describe('reverse DNS signal', () => {
     expect(await reverseDnsSignal('2001:db8:ac3e::25', dns)).toMatchObject({
       verdict: 'organisation',
       domain: 'acme-gmbh.de',
+    });
+  });
+
+  it('takes a bare registrable domain as the name, and a name without one as nothing', async () => {
+    expect(await reverseDnsSignal('192.0.2.26', dns)).toMatchObject({
+      verdict: 'organisation',
+      domain: 'globex-corp.com',
+      name: 'Globex Corp',
+    });
+    expect(await reverseDnsSignal('192.0.2.27', dns)).toEqual({
+      signal: 'reverse_dns',
+      value: 'localhost',
+      verdict: 'none',
     });
   });
 

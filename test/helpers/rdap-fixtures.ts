@@ -190,6 +190,16 @@ export const ripe = {
       ispMaintainer,
     ],
   }),
+  /** A business without its own contacts: the ISP's NOC looks after it. */
+  contactAtIsp: network({
+    name: 'INITECH-NET',
+    type: 'ASSIGNED PA',
+    start: '192.0.2.176',
+    end: '192.0.2.183',
+    cidr: ['192.0.2.176', 29],
+    description: ['Initech AG'],
+    entities: [ispNoc, ispAbuse, ispMaintainer],
+  }),
   /** IPv6: the ISP's allocation and a /48 of the business customer. */
   allocation6: network({
     name: 'DE-EXAMPLE-ISP-V6',
