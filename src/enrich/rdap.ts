@@ -42,10 +42,13 @@ export interface RdapClient {
   networkUrl(address: string): string | null;
   /** The URL that asks for the autonomous system `asn`, or null. */
   autnumUrl(asn: number): string | null;
-  /** The network record at `url` (from networkUrl or parentOf); null when the registry has none (404). */
-  network(url: string): Promise<RdapNetwork | null>;
+  /**
+   * The network record at `url` (from networkUrl or parentOf); null when the registry has
+   * none (404). `abort` ends the question early (the caller's own deadline).
+   */
+  network(url: string, abort?: AbortSignal): Promise<RdapNetwork | null>;
   /** The autnum record at `url`; null when the registry has none (404). */
-  autnum(url: string): Promise<RdapAutnum | null>;
+  autnum(url: string, abort?: AbortSignal): Promise<RdapAutnum | null>;
 }
 
 const TIMEOUT_MS = 5_000;
@@ -64,7 +67,7 @@ export function configuredRdap(
 }
 
 export function rdapClient(options: RdapOptions): RdapClient {
-  const get = (url: string) => getJson(url, options);
+  const get = (url: string, abort?: AbortSignal) => getJson(url, options, abort);
   return {
     networkUrl: (address) => {
       const base = options.rdapUrl ?? registryForAddress(address);
@@ -75,12 +78,12 @@ export function rdapClient(options: RdapOptions): RdapClient {
       const base = options.rdapUrl ?? registryForAsn(asn);
       return base ? `${base}autnum/${asn}` : null;
     },
-    network: async (url) => {
-      const answer = await get(url);
+    network: async (url, abort) => {
+      const answer = await get(url, abort);
       return answer && readNetwork(answer.body, answer.url, hostOf(url));
     },
-    autnum: async (url) => {
-      const answer = await get(url);
+    autnum: async (url, abort) => {
+      const answer = await get(url, abort);
       return answer && readAutnum(answer.body, answer.url, hostOf(url));
     },
   };
@@ -137,8 +140,10 @@ export function registryForAsn(asn: number): string | null {
 async function getJson(
   url: string,
   options: RdapOptions,
+  abort?: AbortSignal,
 ): Promise<{ body: unknown; url: string } | null> {
-  const signal = AbortSignal.timeout(options.timeoutMs ?? TIMEOUT_MS);
+  const deadline = AbortSignal.timeout(options.timeoutMs ?? TIMEOUT_MS);
+  const signal = abort ? AbortSignal.any([deadline, abort]) : deadline;
   let current = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const target = parseUrl(current);

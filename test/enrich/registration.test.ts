@@ -262,6 +262,17 @@ describe('RDAP client', () => {
       const started = performance.now();
       await expect(client.network(`${registry.url}ip/198.51.100.9`)).rejects.toThrow(/in time/);
       expect(performance.now() - started).toBeLessThan(1_500);
+      // The caller's own deadline ends it earlier.
+      const patient = rdapClient({
+        rdapUrl: registry.url,
+        allowPrivate: true,
+        resolve: systemResolver,
+      });
+      const early = performance.now();
+      await expect(
+        patient.network(`${registry.url}ip/198.51.100.9`, AbortSignal.timeout(200)),
+      ).rejects.toBeInstanceOf(RdapError);
+      expect(performance.now() - early).toBeLessThan(1_500);
     } finally {
       await registry.close();
     }
