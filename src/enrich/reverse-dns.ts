@@ -100,9 +100,10 @@ export function judgeHostName(
   if (!domain) return { signal: 'reverse_dns', value: masked, verdict: 'none' };
   const below = domain === host ? [] : host.slice(0, -domain.length - 1).split('.');
   const tokens = below.flatMap(labelTokens);
-  if (tokens.some((token) => lookupRules.poolWords.has(token))) return provider();
-  if (isProvidersName(host, domain, context)) {
-    const customer = customerLabel(below);
+  const pooled = tokens.some((token) => lookupRules.poolWords.has(token));
+  if (pooled || isProvidersName(host, domain, context)) {
+    // A customer line may carry pool words (cust, kunde): only a legal form names someone there.
+    const customer = customerLabel(below, pooled);
     if (!customer) return provider();
     return { signal: 'reverse_dns', value: masked, verdict: 'weak', name: customer };
   }
@@ -140,12 +141,13 @@ function labelTokens(label: string): string[] {
 
 /**
  * A customer's name in a provider's host name: a label that is not the address, gear or an
- * access word and reads as a name, either with a legal form (`acme-gmbh`) or beside a word of
- * business lines (`acme.static.example-isp.net`).
+ * access word and reads as a name, either with a legal form (`acme-gmbh`) or, unless
+ * `legalFormOnly`, beside a word of business lines (`acme.static.example-isp.net`).
  */
-function customerLabel(labels: string[]): string | undefined {
+function customerLabel(labels: string[], legalFormOnly: boolean): string | undefined {
   const tokens = labels.flatMap(labelTokens);
-  const businessLine = tokens.some((token) => lookupRules.businessWords.has(token));
+  const businessLine =
+    !legalFormOnly && tokens.some((token) => lookupRules.businessWords.has(token));
   for (const label of labels) {
     const parts = label
       .split(/[-_]+/)

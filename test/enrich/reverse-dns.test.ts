@@ -18,6 +18,8 @@ const names: Record<string, string> = {
   '192.0.2.20': 'acme-gmbh.static.example-isp.de',
   '192.0.2.21': 'acme-gmbh-gw.business.example-isp.net',
   '192.0.2.22': 'ae-3.cr1.static.example-isp.de',
+  '192.0.2.28': 'acme-gmbh.cust.example-isp.net',
+  '192.0.2.29': 'office.cust.example-isp.net',
   '192.0.2.23': 'gw.example-carrier.de',
   '192.0.2.25': 'www.initech.com',
   '192.0.2.26': 'globex-corp.com',
@@ -126,6 +128,12 @@ describe('reverse DNS signal', () => {
       verdict: 'weak',
       name: 'Acme GmbH',
     });
+    // A customer line with pool words names a customer only by a legal form.
+    expect(await reverseDnsSignal('192.0.2.28', dns)).toMatchObject({
+      verdict: 'weak',
+      name: 'Acme GmbH',
+    });
+    expect(await reverseDnsSignal('192.0.2.29', dns)).toMatchObject({ verdict: 'provider' });
     // Gear and ports are no customer.
     expect(await reverseDnsSignal('192.0.2.22', dns, context)).toMatchObject({
       verdict: 'provider',
