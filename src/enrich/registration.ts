@@ -31,6 +31,8 @@ export interface RegistrationContext {
 interface Holder {
   handles: string[];
   name: string | null;
+  /** The first description line, which may name someone else than the registrant. */
+  description: string | null;
   /** jCard kind of the registrant (`org`, `individual`, …). */
   kind: string | null;
   /** The registrant's own e-mail domains (registrable, any kind). */
@@ -97,6 +99,7 @@ function holderOf(record: RdapNetwork | RdapAutnum): Holder {
       .filter((entity) => entity.roles.includes('registrant') && (entity.fn || entity.org))
       .flatMap((entity) => (entity.handle ? [entity.handle.toUpperCase()] : [])),
     name: registrant?.org ?? registrant?.fn ?? description ?? null,
+    description: description ?? null,
     kind: registrant?.kind ?? null,
     ownDomains: (registrant?.emails ?? []).flatMap(emailDomain),
     emails: contacts.flatMap((entity) => entity.emails),
@@ -109,14 +112,20 @@ function flatten(entities: RdapEntity[]): RdapEntity[] {
   return entities.flatMap((entity) => [entity, ...flatten(entity.entities)]);
 }
 
-/** A private person: an individual's jCard, a registry's word for one, or a person's name without any mark of a business. */
+/**
+ * A private person: an individual's jCard, a registry's word for one, or a person's name
+ * without any mark of a business, as the holder or in the description (providers often
+ * register their own organisation on a customer's line and name the customer there).
+ */
 function isPerson(holder: Holder): boolean {
   if (holder.kind === 'individual') return true;
-  const name = holder.name;
-  if (!name) return false;
-  if (personWord(name)) return true;
-  if (holder.kind === 'org' || legalForm(name) || recordWord(name)) return false;
-  return PERSON_LIKE.test(name.trim());
+  const personal = (name: string | null, orgKind: boolean) => {
+    if (!name) return false;
+    if (personWord(name)) return true;
+    if (orgKind || legalForm(name) || recordWord(name)) return false;
+    return PERSON_LIKE.test(name.trim());
+  };
+  return personal(holder.name, holder.kind === 'org') || personal(holder.description, false);
 }
 
 /** A provider's network: its words, an allocation, or held by the provider itself. */

@@ -6,6 +6,7 @@ import {
   registryForAddress,
   registryForAsn,
 } from '../../src/enrich/rdap.js';
+import { readNetwork } from '../../src/enrich/rdap-record.js';
 import {
   autnumDomain,
   parentOf,
@@ -109,6 +110,16 @@ describe('registration data (RDAP) of the visitor network', () => {
         verdict: 'person',
       });
     }
+    // The provider's organisation as registrant, the customer named in the description.
+    const line = await rdap.network(rdap.networkUrl('192.0.2.130') ?? '');
+    if (!line) throw new Error('no record');
+    const isp = ripe.allocation.entities as unknown[];
+    line.entities = readNetwork({ objectClassName: 'ip network', entities: isp }, '', '').entities;
+    expect(registrationSignal(line)).toEqual({
+      signal: 'registration',
+      value: 'private person',
+      verdict: 'person',
+    });
     // A person's name in the description, however written, without a jCard saying so.
     for (const description of ['Anna Maria Rossi', 'MAX MUSTERMANN', 'Jean-Luc Martin']) {
       const record = await rdap.network(rdap.networkUrl('192.0.2.130') ?? '');
