@@ -1,3 +1,4 @@
+import { domainToUnicode } from 'node:url';
 import { getDomain, getDomainWithoutSuffix } from 'tldts';
 import rules from '../identify/lookup-rules.json' with { type: 'json' };
 
@@ -94,11 +95,23 @@ for (const form of rules.legal_forms.forms) {
   if (!canonicalForms.has(plainText(form))) canonicalForms.set(plainText(form), form);
 }
 
-/** A name written the way people read it: `acme gmbh` → `Acme GmbH`. */
-export function displayName(text: string): string {
-  return plainText(text)
-    .split(' ')
-    .filter(Boolean)
-    .map((word) => canonicalForms.get(word) ?? word.charAt(0).toUpperCase() + word.slice(1))
+/**
+ * A name guessed from a host-name label, written the way people read it: `acme-gmbh` →
+ * `Acme GmbH`, `xn--mller-bau-q9a` → `Müller Bau`, `sap` → `SAP` (a name of three letters or
+ * fewer reads as an acronym).
+ */
+export function displayName(label: string): string {
+  const lower = label.toLowerCase();
+  const words = (lower.startsWith('xn--') ? domainToUnicode(lower) || lower : lower)
+    .split(/[-_.\s]+/)
+    .filter(Boolean);
+  const [only] = words;
+  if (words.length === 1 && only && only.length <= 3 && /^\p{L}+$/u.test(only)) {
+    return only.toUpperCase();
+  }
+  return words
+    .map(
+      (word) => canonicalForms.get(plainText(word)) ?? word.charAt(0).toUpperCase() + word.slice(1),
+    )
     .join(' ');
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DnsLookupFailed, reverseDnsSignal } from '../../src/enrich/reverse-dns.js';
+import { DnsLookupFailed, judgeHostName, reverseDnsSignal } from '../../src/enrich/reverse-dns.js';
 import { configuredDns, type Dns } from '../../src/http/outbound/dns.js';
 import { startDnsServer, type TestDnsServer } from '../helpers/dns-server.js';
 
@@ -193,5 +193,13 @@ describe('reverse DNS signal', () => {
     } finally {
       server.delayMs = 0;
     }
+  });
+
+  it('guesses a readable name from the domain', () => {
+    const guess = (host: string) => judgeHostName(host, '192.0.2.1').name;
+    expect(guess('proxy1.sap.com')).toBe('SAP');
+    expect(guess('gw.xn--mller-bau-q9a.de')).toBe('Müller Bau');
+    expect(guess('mail.stadtwerke-musterstadt.de')).toBe('Stadtwerke Musterstadt');
+    expect(guess('vpn.acme-ag.ch')).toBe('Acme AG');
   });
 });
