@@ -186,6 +186,9 @@ export class LookupCaches {
 
   /** The narrowest stored network holding the address, into memory as well. */
   async storedNetwork(address: string): Promise<RegisteredNetwork | null> {
+    if (!ipaddr.isValid(address)) return null;
+    // An IPv4-mapped IPv6 address is looked for among IPv4 networks, as in memory.
+    const plain = ipaddr.process(address).toString();
     const row = await this.db
       .selectFrom('rdap_networks')
       .select([
@@ -195,7 +198,7 @@ export class LookupCaches {
         'judged',
         'fetched_at',
       ])
-      .where(sql<boolean>`start_address <= ${address}::inet AND end_address >= ${address}::inet`)
+      .where(sql<boolean>`start_address <= ${plain}::inet AND end_address >= ${plain}::inet`)
       .where('fetched_at', '>', new Date(Date.now() - RDAP_TTL_MS))
       .orderBy('start_address', 'desc')
       .orderBy('end_address', 'asc')

@@ -228,7 +228,7 @@ export class LookupQueue {
     this.metrics = queueMetrics(deps.registry, () => this.pending.size + this.active.size);
   }
 
-  /** Asks for lookups of an address on behalf of a visitor (none: a Spotter call). */
+  /** Asks for lookups of an address on behalf of a visitor (null: nobody waits for them). */
   want(address: string, needs: Need[], visitor: WaitingVisitor | null, asn?: number): void {
     if (this.state === 'stopped') return;
     let entry = this.active.get(address) ?? this.pending.get(address);
@@ -280,7 +280,7 @@ export class LookupQueue {
       const job: Promise<void> = this.work(entry)
         .catch((error: unknown) => this.deps.log(`lookups: a lookup failed (${described(error)})`))
         .finally(() => {
-          this.active.delete(address);
+          if (this.active.get(address) === entry) this.active.delete(address);
           this.working.delete(job);
           this.pump();
         });
@@ -307,12 +307,12 @@ export class LookupQueue {
       return;
     }
     const hint = await this.deps.resolve(entry.address);
+    // From here on a visit from this address is named from the caches, not queued again.
     this.active.delete(entry.address);
     if (!hint) return;
     // A lookup answered from the caches ends before the visit that asked for it is
-    // written: the first attribution waits for the writer, and a second one catches
-    // sessions that were being written while the first ran.
-    // Timers, not a worker's place: lookups go on meanwhile.
+    // written: the first attribution waits for the writer, a second one catches sessions
+    // that were being written while the first ran. On timers, so lookups go on meanwhile.
     const first = Math.max(0, entry.since + this.limits.writeMs - Date.now());
     this.later(first, () => this.attribute(hint, entry));
     this.later(first + this.limits.settleMs, () => this.attribute(hint, entry));

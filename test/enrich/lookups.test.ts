@@ -364,6 +364,31 @@ describe('online lookups in the background', () => {
     }
   });
 
+  it('asks nothing about private and reserved addresses unless private ones are allowed', async () => {
+    const guarded = await startTestApp({ ...settings('on'), ALLOW_PRIVATE_WEBHOOKS: 'false' });
+    try {
+      const guardedApi = client(guarded.url, (await guarded.operator()).token);
+      const workspace = (
+        await guardedApi('POST', '/v1/workspaces', { url: 'https://shop.example' })
+      ).body.data;
+      const before = asked();
+      for (const ip of [ACME_FIREWALL, '10.1.2.3', '100.64.0.9', '8.8.4.4']) {
+        const answer = await collector(guarded.url)(
+          visit(workspace.tracking_script_id, [pageview('https://shop.example/', Date.now())]),
+          from(ip),
+        );
+        expect(answer.status).toBe(202);
+      }
+      // The public address is asked about (its PTR); the others never.
+      await until(() => dns.questions.length > before.dns);
+      await sleep(500);
+      expect(dns.questions.slice(before.dns)).toEqual(['PTR 4.4.8.8.in-addr.arpa']);
+      expect(rdap.requests.length).toBe(before.rdap);
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('stores no visitor address and shows none in any answer', async () => {
     const sessions = await api('GET', `/v1/workspaces/${ws}/sessions?size=100`);
     const details = await Promise.all(
