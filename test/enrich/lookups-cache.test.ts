@@ -12,7 +12,8 @@ import {
   type RegisteredNetwork,
   storable,
 } from '../../src/enrich/cache.js';
-import { DEFAULT_LIMITS, HostGate, LookupQueue, RateLimited } from '../../src/enrich/lookups.js';
+import { HostGate, RateLimited } from '../../src/enrich/host-gate.js';
+import { DEFAULT_LIMITS, LookupQueue } from '../../src/enrich/lookups.js';
 import type { Signal } from '../../src/enrich/signals.js';
 import { onlineSources } from '../../src/enrich/sources.js';
 import { defaultCityDatabases, GeoLocator } from '../../src/identify/geo.js';
