@@ -168,7 +168,8 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     }
   });
 
-  const collector = await createCollector(config, deps.db);
+  // Failures of the background lookups, never with a visitor's address in them.
+  const collector = await createCollector(config, deps.db, (message) => app.log.warn(message));
   // Acknowledged events are committed before the database pool closes.
   app.addHook('onClose', () => collector.flush());
   app.get(
@@ -181,8 +182,8 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
   );
   await app.register(async (scope) => collectorRoutes(scope, deps, collector, outage));
   await app.register(async (scope) => spotterRoutes(scope, deps, collector));
-  // Every background job (deliveries, segments, retention) is listed in jobs.ts.
-  scheduleJobs(app, deps, collector.metrics.registry, outage);
+  // Every background job (deliveries, segments, retention, lookups) is listed in jobs.ts.
+  scheduleJobs(app, deps, collector.metrics.registry, outage, collector.lookups);
   trackerRoutes(app, deps);
 
   const mailer = deps.mailer ?? createMailer(config);

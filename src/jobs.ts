@@ -5,6 +5,8 @@ import { removeExpiredSignIns } from './auth/cleanup.js';
 import { publicOrigin } from './config.js';
 import type { DatabaseOutage } from './db/outage.js';
 import { runPeriodically } from './db/periodic.js';
+import { pruneLookupCaches } from './enrich/cache.js';
+import type { LookupQueue } from './enrich/lookups.js';
 import { companySitesRound } from './enrich/site-reader.js';
 import type { Api, AppDeps } from './http/api.js';
 import { configuredDns } from './http/outbound/dns.js';
@@ -39,6 +41,7 @@ export function backgroundJobs(
   registry: Registry,
   log: Pick<FastifyBaseLogger, 'info' | 'error'>,
   outage: DatabaseOutage,
+  lookups: LookupQueue | null = null,
 ): Job[] {
   const { config, db } = deps;
   // A worker's failure is an error, unless the database is out of reach (noted once).
@@ -123,6 +126,17 @@ export function backgroundJobs(
           log.info(`workspace-purge: removed ${removed} rows of a deleted workspace`);
       },
     },
+    // The collector's online lookups (contract §16): addresses wait in this process's memory.
+    ...(lookups ? [{ name: 'lookups', everyMs: 0, start: () => lookups.start() }] : []),
+    {
+      // RDAP registrations are kept 30 days; every server may prune, it is one DELETE.
+      name: 'lookup-caches',
+      everyMs: 3_600_000,
+      atStart: true,
+      run: async () => {
+        await pruneLookupCaches(db);
+      },
+    },
     {
       name: 'expired-sign-ins',
       everyMs: 3_600_000,
@@ -183,8 +197,9 @@ export function scheduleJobs(
   deps: AppDeps,
   registry: Registry,
   outage: DatabaseOutage,
+  lookups: LookupQueue | null = null,
 ): void {
-  const jobs = backgroundJobs(deps, registry, app.log, outage);
+  const jobs = backgroundJobs(deps, registry, app.log, outage, lookups);
   const errors = new Counter({
     name: 'footfall_job_errors_total',
     help: 'Background job rounds that failed, by job',

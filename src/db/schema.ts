@@ -41,6 +41,8 @@ export interface Database {
   digest_periods: DigestPeriodTable;
   workspace_ingest_hours: WorkspaceIngestHourTable;
   allowance_uses: AllowanceUseTable;
+  rdap_networks: RdapNetworkTable;
+  rdap_autnums: RdapAutnumTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -498,4 +500,23 @@ export interface AllowanceUseTable {
   subject_id: string;
   amount: number;
   used_at: Date;
+}
+
+/** A registered network's RDAP record as judged (src/enrich/cache.ts); never a visitor's address. */
+export interface RdapNetworkTable {
+  start_address: string;
+  end_address: string;
+  handle: string;
+  /** The registration signal: {signal, value, verdict, domain?, name?}. */
+  judged: Json<Record<string, unknown>>;
+  fetched_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** An autonomous system's RDAP record as judged: the domain its registration gives. */
+export interface RdapAutnumTable {
+  asn: ColumnType<string, number, number>;
+  name: string;
+  domain: string | null;
+  judged: Json<Record<string, unknown>>;
+  fetched_at: ColumnType<Date, Date | undefined, Date>;
 }

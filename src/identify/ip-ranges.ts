@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.js';
 
 /** How an organisation was found, and on what evidence (shown on the Organisation). */
 export interface OrganisationIdentification {
-  method: 'email_domain' | 'ip_range' | 'network_owner';
+  method: 'email_domain' | 'ip_range' | 'network_owner' | 'reverse_dns' | 'registration';
   evidence: Record<string, unknown>;
 }
 

@@ -9,7 +9,7 @@ import { type Footprint, footprintOf } from './network-footprint.js';
 import kinds from './network-kinds.json' with { type: 'json' };
 import { NetworkOverrides, overridesFile } from './network-overrides.js';
 import { NetworkTable } from './network-table.js';
-import type { Resolver } from './resolver.js';
+import { LATER, type Resolver, type VisitClues } from './resolver.js';
 
 export type NetworkKind = 'business' | 'isp' | 'mobile' | 'hosting';
 export const NETWORK_KINDS: readonly NetworkKind[] = ['business', 'isp', 'mobile', 'hosting'];
@@ -238,36 +238,99 @@ export function networkTable(paths: string[]): Promise<NetworkTable> {
   return table;
 }
 
+/** The judgement of the network holding an address; null when the data has none. */
+export type NetworkJudgements = (ip: string) => Promise<NetworkJudgement | null>;
+
+/** Judgements of addresses' networks on these data files, which load on first use. */
+export function networkJudgements(options: {
+  paths: string[];
+  geo: GeoLocator;
+  overrides: NetworkOverrides;
+}): NetworkJudgements {
+  let judge: Promise<NetworkJudge> | undefined;
+  return async (ip) => {
+    judge ??= networkTable(options.paths).then(
+      (table) => new NetworkJudge(table, options.geo, options.overrides),
+    );
+    const judging = await judge;
+    const network = judging.table.find(ip);
+    return network === -1 ? null : judging.judge(network);
+  };
+}
+
+/** One signal as evidence shows it (`identification.evidence.signals`; enrich/signals.ts). */
+export interface SignalShown {
+  signal: string;
+  value: string;
+  verdict: string;
+}
+
+/**
+ * The network owner as a signal among the online ones (contract §16): an organisation when
+ * it names one at this strictness, weak when only its footprint says business and the
+ * strictness wants more, a provider when it is an access provider's, carrier's or host's.
+ */
+export function networkOwnerSignal(judgement: NetworkJudgement, strictness: Strictness) {
+  const verdict = isOrganisation(judgement, strictness)
+    ? 'organisation'
+    : judgement.kind === 'business' && strictness !== 'off'
+      ? 'weak'
+      : judgement.kind === 'unknown' || judgement.kind === 'business'
+        ? 'none'
+        : 'provider';
+  return {
+    signal: 'network_owner',
+    value: `AS${judgement.asn} ${judgement.name}`,
+    verdict,
+  } as const satisfies SignalShown;
+}
+
+/**
+ * Open data tying a business network to its organisation's domain and common name (the
+ * AS's own registration, looked up online by enrich/), with the signals consulted: null
+ * when nothing was asked, LATER while it is being looked up (the visit is then named when
+ * the lookup ends).
+ */
+export type NetworkDomains = (
+  judgement: NetworkJudgement,
+  clues: VisitClues,
+) => { domain: string | null; name: string | null; signals: SignalShown[] } | null | typeof LATER;
+
 /**
  * The network owner, when the evidence says it is an organisation at this strictness:
- * keyed `as<number>`, as the data carries no domain. The data loads on first use.
+ * keyed by the domain open data gives it (`domains`), else `as<number>`.
  */
 export function networkOwnerResolver(options: {
   paths: string[];
   geo: GeoLocator;
   strictness: Strictness;
   overrides: NetworkOverrides;
+  judgements?: NetworkJudgements;
+  domains?: NetworkDomains;
 }): Resolver {
-  let judge: Promise<NetworkJudge> | undefined;
+  const judgementOf = options.judgements ?? networkJudgements(options);
   return {
     name: 'network_owner',
     async resolve(clues) {
       if (options.strictness === 'off') return null;
-      judge ??= networkTable(options.paths).then(
-        (table) => new NetworkJudge(table, options.geo, options.overrides),
-      );
-      const judging = await judge;
-      const network = judging.table.find(clues.ip);
-      if (network === -1) return null;
-      const judgement = await judging.judge(network);
-      if (!isOrganisation(judgement, options.strictness)) return null;
-      // An enterprise whose name says which one it is meets the same company found by e-mail.
+      const judgement = await judgementOf(clues.ip);
+      if (!judgement || !isOrganisation(judgement, options.strictness)) return null;
+      // An enterprise whose name says which one it is needs no lookup for its domain.
+      const found = judgement.domain
+        ? { domain: judgement.domain, name: judgement.common_name ?? judgement.name, signals: [] }
+        : (options.domains?.(judgement, clues) ?? null);
+      if (found === LATER) return LATER;
+      const signals = [
+        networkOwnerSignal(judgement, options.strictness),
+        ...(found?.signals ?? []),
+      ];
+      // Without a domain, keyed by the AS as before: it meets no e-mail's company.
       return {
-        domain: judgement.domain ?? `as${judgement.asn}`,
-        name: judgement.common_name ?? judgement.name,
+        domain: found?.domain ?? `as${judgement.asn}`,
+        name: (found?.domain && found.name) || judgement.name,
         identification: {
           method: 'network_owner',
-          evidence: { ...judgement, strictness: options.strictness },
+          evidence: { ...judgement, strictness: options.strictness, signals },
         },
       } satisfies OrganisationHint;
     },

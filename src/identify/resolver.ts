@@ -11,10 +11,16 @@ export interface VisitClues {
   emails: string[];
 }
 
+/**
+ * A resolver's answer that it will know once a background lookup ends (contract §16): the
+ * chain stops there, the visit is stored unattributed and named when the lookup finishes.
+ */
+export const LATER = Symbol('later');
+
 /** One way of naming the organisation behind a visit; null when it cannot tell. */
 export interface Resolver {
   name: string;
-  resolve(clues: VisitClues): Promise<OrganisationHint | null>;
+  resolve(clues: VisitClues): Promise<OrganisationHint | null | typeof LATER>;
 }
 
 /** The operator's IP ranges: the imported CSV rows first, then the installed `.mmdb` files. */
@@ -23,13 +29,14 @@ export const ipRangeResolver = (ranges: IpRanges, files: IpRangeFiles): Resolver
   resolve: async (clues) => (await ranges.lookup(clues.ip)) ?? (await files.lookup(clues.ip)),
 });
 
-/** Asks each resolver in turn; the first that answers wins. */
+/** Asks each resolver in turn; the first that answers wins (one that answers LATER: nobody yet). */
 export async function resolveOrganisation(
   resolvers: Resolver[],
   clues: VisitClues,
 ): Promise<(OrganisationHint & { source: string; email?: string }) | null> {
   for (const resolver of resolvers) {
     const hint = await resolver.resolve(clues);
+    if (hint === LATER) return null;
     if (hint) return { ...hint, source: resolver.name };
   }
   return null;

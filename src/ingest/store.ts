@@ -72,7 +72,7 @@ function lockKey(visitorKey: string): bigint {
  * The visitors' advisory locks, in ascending order so writers never deadlock: SQL of
  * numbers made here, for Transaction.lock.
  */
-function visitorLocks(visitors: string[]): string {
+export function visitorLocks(visitors: string[]): string {
   const keys = [...new Set(visitors.map(lockKey))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return `SELECT ${keys.map((key) => `pg_advisory_xact_lock(${key})`).join(', ')}`;
 }

@@ -39,10 +39,17 @@ export const Organisation = Type.Object(
     identification: Type.Object(
       {
         method: Type.Union(
-          ['email_domain', 'ip_range', 'network_owner', 'unknown'].map((m) => Type.Literal(m)),
+          [
+            'email_domain',
+            'ip_range',
+            'network_owner',
+            'reverse_dns',
+            'registration',
+            'unknown',
+          ].map((m) => Type.Literal(m)),
           {
             description:
-              'How the organisation was found: a business e-mail domain, the operator’s IP ranges, or the network owner; unknown for organisations from before this was recorded',
+              'How the organisation was found: a business e-mail domain, the operator’s IP ranges, the network owner, the visitor address’s reverse DNS name or its network’s registration (RDAP); unknown for organisations from before this was recorded',
           },
         ),
         evidence: Type.Record(Type.String(), Type.Unknown(), {

@@ -6404,8 +6404,8 @@ export interface components {
             };
             /** @description Beyond the seed: how this organisation was identified */
             identification: {
-                /** @description How the organisation was found: a business e-mail domain, the operator’s IP ranges, or the network owner; unknown for organisations from before this was recorded */
-                method: "email_domain" | "ip_range" | "network_owner" | "unknown";
+                /** @description How the organisation was found: a business e-mail domain, the operator’s IP ranges, the network owner, the visitor address’s reverse DNS name or its network’s registration (RDAP); unknown for organisations from before this was recorded */
+                method: "email_domain" | "ip_range" | "network_owner" | "reverse_dns" | "registration" | "unknown";
                 /** @description What the method went on; its fields are described in the identification docs */
                 evidence: {
                     [key: string]: unknown;

@@ -17,6 +17,16 @@ export function identificationText(identification: {
       const why = text('rule') ? `; rule: ${text('rule')}` : '';
       return `Its visits came from ${as}${owner}, a network judged to belong to an organisation${why}.`;
     }
+    case 'reverse_dns':
+    case 'registration': {
+      const signals = Array.isArray(e.signals) ? (e.signals as { value?: unknown }[]) : [];
+      const read = signals.map((s) => String(s.value ?? '')).filter(Boolean);
+      const source =
+        identification.method === 'reverse_dns'
+          ? 'the name of its network address'
+          : 'its network’s registration';
+      return `Its visits came from a network named by ${source}${read.length ? ` (${read.join('; ')})` : ''}.`;
+    }
     default:
       return 'Identified before Footfall recorded how.';
   }
