@@ -361,7 +361,7 @@ export function cli(config: () => Config): Command {
     .description('how visits become organisations')
     .command('mend')
     .description(
-      'take the attribution away from sessions whose only evidence is a network now judged no organisation, and remove organisations left with nothing; prints what it changes, as JSON',
+      'take the attribution away from sessions whose only evidence is a network now judged no organisation, remove organisations left with nothing, and move network organisations to the enterprise domain their network now names; prints what it changes, as JSON',
     )
     .option('--dry-run', 'print what would change, change nothing')
     .option('--workspace <uuid>', 'only this workspace')
@@ -379,6 +379,9 @@ export function cli(config: () => Config): Command {
             const judgement = await judge.judgeAsn(asn);
             return {
               organisation: judgement !== null && isOrganisation(judgement, strictness),
+              ...(judgement?.domain
+                ? { domain: judgement.domain, name: judgement.common_name ?? judgement.name }
+                : {}),
               judged: judgement
                 ? { kind: judgement.kind, rule: judgement.rule, strictness }
                 : { kind: 'unknown', rule: 'not in the network data', strictness },

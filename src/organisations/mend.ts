@@ -1,9 +1,13 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { queueForSegments } from '../segments/membership.js';
 
 /** What the network owner now says of an organisation's network. */
 export interface NetworkVerdict {
   organisation: boolean;
+  /** The enterprise's domain and common name, when the network now names one. */
+  domain?: string;
+  name?: string;
   /** Why, for the operator reading the plan (kind and rule of the judgement). */
   judged: Record<string, unknown>;
 }
@@ -20,9 +24,20 @@ export interface MendedOrganisation {
   removed: boolean;
 }
 
+/** A network organisation keyed `as<number>` whose network now names an enterprise's domain. */
+export interface MovedOrganisation {
+  workspace: string;
+  uuid: string;
+  domain: string;
+  /** Where it goes: the organisation of that domain (its uuid, kept when it already exists). */
+  to: { domain: string; name: string; uuid: string };
+  sessions: number;
+}
+
 export interface MendReport {
   dry_run: boolean;
   organisations: MendedOrganisation[];
+  moved: MovedOrganisation[];
   sessions_detached: number;
   organisations_removed: number;
 }
@@ -62,6 +77,7 @@ export async function mendNetworkOrganisations(
   const report: MendReport = {
     dry_run: options.dryRun,
     organisations: [],
+    moved: [],
     sessions_detached: 0,
     organisations_removed: 0,
   };
@@ -72,7 +88,13 @@ export async function mendNetworkOrganisations(
       verdict = await verdictOf(asn);
       verdicts.set(asn, verdict);
     }
-    if (verdict.organisation) continue;
+    if (verdict.organisation) {
+      if (verdict.domain && verdict.domain !== row.domain && /^as\d+$/.test(row.domain)) {
+        const target = { domain: verdict.domain, name: verdict.name ?? row.name };
+        report.moved.push(await moveTo(db, row, target, options.dryRun));
+      }
+      continue;
+    }
     const mended = options.dryRun ? await plan(db, row) : await mend(db, row);
     report.organisations.push({
       workspace: row.workspace_id,
@@ -123,4 +145,61 @@ async function mend(db: Kysely<Database>, row: Row) {
       removed: (removed.numAffectedRows ?? 0n) > 0n,
     };
   });
+}
+
+const both = (workspaceId: string, first: string, second: string) =>
+  sql`SELECT ${workspaceId}::uuid AS workspace_id, ${first}::uuid AS organisation_id
+      UNION SELECT ${workspaceId}::uuid, ${second}::uuid`;
+
+/**
+ * Moves an `as<number>` organisation to the enterprise domain its network now names: renamed
+ * when the workspace has no organisation of that domain, else its sessions join that one
+ * and it is removed when nothing is left to it (tags and custom-field values keep it).
+ */
+async function moveTo(
+  db: Kysely<Database>,
+  row: Row & { domain: string },
+  target: { domain: string; name: string },
+  dryRun: boolean,
+): Promise<MovedOrganisation> {
+  const run = async (trx: Kysely<Database>) => {
+    const existing = await trx
+      .selectFrom('organisations')
+      .select('id')
+      .where('workspace_id', '=', row.workspace_id)
+      .where('domain', '=', target.domain)
+      .executeTakeFirst();
+    const { rows } = await sql<{ count: number }>`
+      SELECT count(*)::int AS count FROM sessions
+      WHERE workspace_id = ${row.workspace_id} AND organisation_id = ${row.id}`.execute(trx);
+    const moved: MovedOrganisation = {
+      workspace: row.workspace_id,
+      uuid: row.id,
+      domain: row.domain,
+      to: { ...target, uuid: existing?.id ?? row.id },
+      sessions: rows[0]?.count ?? 0,
+    };
+    if (dryRun) return moved;
+    if (!existing) {
+      // Its profile changes with its domain: segments look at it again.
+      await sql`
+        WITH queued AS (${queueForSegments(both(row.workspace_id, row.id, row.id))})
+        UPDATE organisations SET domain = ${target.domain}, name = ${target.name}
+        WHERE workspace_id = ${row.workspace_id} AND id = ${row.id}`.execute(trx);
+      return moved;
+    }
+    await sql`
+      WITH queued AS (${queueForSegments(both(row.workspace_id, existing.id, row.id))})
+      UPDATE sessions SET organisation_id = ${existing.id}
+      WHERE workspace_id = ${row.workspace_id} AND organisation_id = ${row.id}`.execute(trx);
+    await sql`
+      DELETE FROM organisations o WHERE o.workspace_id = ${row.workspace_id} AND o.id = ${row.id}
+        AND NOT EXISTS (SELECT 1 FROM organisation_tags t
+                        WHERE t.workspace_id = o.workspace_id AND t.organisation_id = o.id)
+        AND NOT EXISTS (SELECT 1 FROM custom_field_values v
+                        WHERE v.workspace_id = o.workspace_id AND v.organisation_id = o.id)
+        AND NOT EXISTS (${identifiedVisitors(row)})`.execute(trx);
+    return moved;
+  };
+  return dryRun ? run(db) : db.transaction().execute(run);
 }

@@ -111,6 +111,7 @@ describe('footfall identification mend', () => {
           removed: true,
         },
       ],
+      moved: [],
       sessions_detached: carrierSessions.length,
       organisations_removed: 1,
     });
@@ -150,9 +151,68 @@ describe('footfall identification mend', () => {
     expect(await mend()).toEqual({
       dry_run: false,
       organisations: [],
+      moved: [],
       sessions_detached: 0,
       organisations_removed: 0,
     });
+  });
+
+  it('moves network organisations of an older version to the enterprise domain their network now names', async () => {
+    // What an older version stored: enterprises on their own networks keyed by AS number.
+    const legacy = async (asn: number, name: string) => {
+      const visitor = randomUUID();
+      await send('192.0.2.1', [pageview(`${SITE}/legacy`, Date.now())], visitor);
+      const organisation = await t.database.db
+        .insertInto('organisations')
+        .values({
+          workspace_id: ws,
+          id: randomUUID(),
+          domain: `as${asn}`,
+          name,
+          identification: JSON.stringify({ method: 'network_owner', evidence: { asn } }),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await t.database.db
+        .updateTable('sessions')
+        .set({ organisation_id: organisation.id })
+        .where('workspace_id', '=', ws)
+        .where('visitor_id', '=', visitor)
+        .execute();
+      return organisation.id;
+    };
+    const oldApple = await legacy(714, 'Apple Inc.');
+    const oldAccenture = await legacy(14952, 'Accenture LLP');
+    const apple = (await organisations())['apple.com'];
+    expect(apple).toBeDefined();
+
+    const dry = await mend('--dry-run');
+    expect(dry.moved).toEqual([
+      {
+        workspace: ws,
+        uuid: oldAccenture,
+        domain: 'as14952',
+        to: { domain: 'accenture.com', name: 'Accenture', uuid: oldAccenture },
+        sessions: 1,
+      },
+      {
+        workspace: ws,
+        uuid: oldApple,
+        domain: 'as714',
+        to: { domain: 'apple.com', name: 'Apple', uuid: apple },
+        sessions: 1,
+      },
+    ]);
+    expect((await organisations()).as714).toBe(oldApple);
+
+    expect((await mend()).moved).toEqual(dry.moved);
+    const after = await organisations();
+    // Accenture had no organisation of its domain: it is renamed, its id kept.
+    expect(after['accenture.com']).toBe(oldAccenture);
+    // Apple's older organisation joins the one of apple.com and, left with nothing, goes.
+    expect(after.as714).toBeUndefined();
+    expect((await sessions()).filter((s) => s.organisation_id === apple).length).toBeGreaterThan(1);
+    expect((await mend()).moved).toEqual([]);
   });
 
   it('mends an enterprise named by its domain, and keeps the sessions of who said by e-mail they are with it', async () => {
