@@ -57,10 +57,10 @@ describe('the dashboard: an organisation’s page', () => {
 
     const visits = page.getByRole('list', { name: 'Visits, newest first' });
     const first = visits.getByRole('listitem').first();
-    const items = await first
-      .getByRole('list', { name: 'Pages and events in order' })
-      .getByRole('listitem')
-      .allTextContents();
+    const events = first.getByRole('list', { name: 'Pages and events in order' });
+    // The visits arrive after the page's heading: read them once the first one is shown.
+    await events.getByRole('listitem').first().waitFor();
+    const items = await events.getByRole('listitem').allTextContents();
     // One entry per event, in the API's order, each saying what happened.
     const expected = (target as Session).events.map((e) =>
       e.event_type === 'pageview'
