@@ -3,9 +3,14 @@
 // in a temporary directory.
 //   new visitors: every request is a visitor's first, with a page view and an identify()
 //     naming a company domain never seen: it starts a session and creates an organisation;
-//   repeat visitors: one page view from one of 5,000 visitors of a known organisation.
+//   repeat visitors: one page view from one of 5,000 visitors of a known organisation;
+//   unnamed visitors: the same from 5,000 public addresses of a carrier that nothing names,
+//     with online lookups on and a DNS server and registry that never answer: every visit
+//     goes to the background lookup queue, which must not slow the answer.
+
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import dgram from 'node:dgram';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -28,9 +33,16 @@ interface Load {
   /** Events in each request. */
   events: number;
   body(script: string): string;
+  /** The visitor's address, sent as X-Forwarded-For; the connection's own when absent. */
+  from?: () => string;
 }
 
 const visitors = Array.from({ length: VISITORS }, () => randomUUID());
+// Chinanet's 1.48.0.0/16: a carrier the network owner names nobody for.
+const carrierAddresses = Array.from(
+  { length: VISITORS },
+  (_, i) => `1.48.${Math.floor(i / 250)}.${(i % 250) + 1}`,
+);
 const sessions = visitors.map(() => randomUUID());
 // Unique across the bare and collect runs, so every collected domain is new.
 let domains = 0;
@@ -80,9 +92,30 @@ const LOADS: Load[] = [
       });
     },
   },
+  {
+    name: 'unnamed visitors',
+    events: 1,
+    body: (script) => {
+      const i = Math.floor(Math.random() * VISITORS);
+      return JSON.stringify({
+        tracking_script_id: script,
+        anonymous_id: visitors[i],
+        session_uuid: sessions[i],
+        events: [
+          { type: 'pageview', ts: Date.now(), url: `${URL_}&page=${i}`, referrer: REFERRER },
+        ],
+      });
+    },
+    from: () => carrierAddresses[Math.floor(Math.random() * VISITORS)] as string,
+  },
 ];
 
-function drive(url: string, body: () => string, seconds: number): Promise<autocannon.Result> {
+function drive(
+  url: string,
+  body: () => string,
+  seconds: number,
+  from?: () => string,
+): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -91,7 +124,15 @@ function drive(url: string, body: () => string, seconds: number): Promise<autoca
         connections: CONNECTIONS,
         duration: seconds,
         headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': UA },
-        requests: [{ setupRequest: (request) => ({ ...request, body: body() }) }],
+        requests: [
+          {
+            setupRequest: (request) => ({
+              ...request,
+              body: body(),
+              ...(from ? { headers: { ...request.headers, 'x-forwarded-for': from() } } : {}),
+            }),
+          },
+        ],
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
@@ -100,6 +141,10 @@ function drive(url: string, body: () => string, seconds: number): Promise<autoca
 }
 
 const db = await benchDatabase();
+// A DNS server that never answers and a registry port nobody listens on: lookups end only
+// at their deadlines or at once, in the background.
+const deadDns = dgram.createSocket('udp4');
+await new Promise<void>((resolve) => deadDns.bind(0, '127.0.0.1', resolve));
 const server = spawn(
   process.execPath,
   [
@@ -109,7 +154,15 @@ const server = spawn(
     'bench/server.ts',
   ],
   {
-    env: { ...process.env, BENCH_DATABASE_URL: db.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },
+    env: {
+      ...process.env,
+      BENCH_DATABASE_URL: db.url,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+      TRUST_PROXY: '127.0.0.1',
+      ONLINE_LOOKUPS: 'on',
+      DNS_SERVERS: `127.0.0.1:${deadDns.address().port}`,
+      RDAP_URL: 'http://127.0.0.1:9/',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   },
 );
@@ -163,16 +216,16 @@ for (const load of LOADS) {
   const script = fresh ? ready.freshScript : ready.script;
   const workspace = fresh ? ready.freshWorkspace : ready.workspace;
   const body = () => load.body(script);
-  await drive(`${ready.url}/bench/bare`, body, WARM_UP_S);
-  const bare = await drive(`${ready.url}/bench/bare`, body, DURATION_S);
-  await drive(`${ready.url}/t/collect`, body, WARM_UP_S);
+  await drive(`${ready.url}/bench/bare`, body, WARM_UP_S, load.from);
+  const bare = await drive(`${ready.url}/bench/bare`, body, DURATION_S, load.from);
+  await drive(`${ready.url}/t/collect`, body, WARM_UP_S, load.from);
   const before = {
     events: await count('events', workspace),
     sessions: await count('sessions', workspace),
     organisations: await count('organisations', workspace),
     metrics: await metrics(),
   };
-  const collect = await drive(`${ready.url}/t/collect`, body, DURATION_S);
+  const collect = await drive(`${ready.url}/t/collect`, body, DURATION_S, load.from);
   await new Promise((resolve) => setTimeout(resolve, 500)); // requests still in flight at the end
   const stored = (await count('events', workspace)) - before.events;
   const after = await metrics();
@@ -215,8 +268,15 @@ for (const load of LOADS) {
   );
 }
 await client.end();
+const lookups = [...(await metrics()).entries()].filter(
+  ([name, value]) => name.startsWith('footfall_lookup') && value > 0,
+);
+if (lookups.length > 0) {
+  console.log(`\nbackground lookups: ${lookups.map(([n, v]) => `${n} ${v}`).join(', ')}`);
+}
 server.kill('SIGTERM');
 await new Promise((resolve) => server.on('exit', resolve));
 await db.done();
+deadDns.close();
 console.log(`\nnothing acknowledged lost: ${lost === 0 ? 'yes' : `no, ${lost} events`}`);
 if (lost > 0) process.exitCode = 1;
