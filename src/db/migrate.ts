@@ -19,6 +19,7 @@ import * as signInDevices from './migrations/0017_sign_in_devices.js';
 import * as allowances from './migrations/0018_allowances.js';
 import * as notificationClaims from './migrations/0019_notification_claims.js';
 import * as scriptLocks from './migrations/0020_script_locks.js';
+import * as matchRate from './migrations/0023_match_rate.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0018_allowances': allowances,
   '0019_notification_claims': notificationClaims,
   '0020_script_locks': scriptLocks,
+  '0023_match_rate': matchRate,
 };
 
 /**
