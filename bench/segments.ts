@@ -57,9 +57,10 @@ await sql`
   JOIN (SELECT id, row_number() OVER (ORDER BY id) AS n FROM organisations WHERE workspace_id = ${ws}) o
     ON o.n = 1 + (hashint4(i) & 2147483647) % ${ORGANISATIONS}`.execute(db);
 await sql`
-  INSERT INTO events (workspace_id, session_id, type, ts, url)
+  INSERT INTO events (workspace_id, session_id, type, ts, url, attributed)
   SELECT s.workspace_id, s.id, 'pageview', s.started_at + make_interval(secs => v * 30),
-    'https://bench.example/' || (ARRAY['','pricing','product','blog/post-' || v,'careers','docs'])[1 + (v + hashtext(s.id::text) & 2147483647) % 6]
+    'https://bench.example/' || (ARRAY['','pricing','product','blog/post-' || v,'careers','docs'])[1 + (v + hashtext(s.id::text) & 2147483647) % 6],
+    s.organisation_id IS NOT NULL
   FROM sessions s CROSS JOIN LATERAL generate_series(1, s.pageviews) v
   WHERE s.workspace_id = ${ws}`.execute(db);
 await sql`ANALYZE`.execute(db);

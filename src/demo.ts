@@ -315,10 +315,62 @@ export async function fillDemoWorkspace(
       }
     }
   }
+  const anonymous = anonymousVisits(r, workspace.id, now, options.days);
+  sessions += anonymous.sessions;
+  items.push(...anonymous.items);
   await storeEvents(db, items, options.idleMs);
   return {
     organisations: companies.length,
     sessions,
     events: items.length,
   };
+}
+
+/**
+ * Visitors nobody can name (home and mobile networks, no e-mail given), three for each
+ * company, as on a real B2B site, where most visitors stay anonymous: the Overview's match
+ * rate is then a plausible figure instead of 100 %.
+ */
+function anonymousVisits(
+  r: ReturnType<typeof random>,
+  workspaceId: string,
+  now: number,
+  days: number,
+): { items: VisitEvent[]; sessions: number } {
+  const items: VisitEvent[] = [];
+  let sessions = 0;
+  for (let v = 0; v < COMPANIES.length * 3; v++) {
+    const company = r.pick(COMPANIES);
+    const visit = {
+      workspaceId,
+      visitorId: uuidFrom(r),
+      browser: r.pick(['Chrome', 'Chrome', 'Safari', 'Firefox', 'Edge']),
+      deviceType: r.pick(['desktop', 'mobile', 'mobile', 'tablet']),
+      location: {
+        country: company[4],
+        state: '',
+        city: company[3],
+        latitude: company[5],
+        longitude: company[6],
+      },
+      organisationId: null,
+    };
+    const visits = 1 + r.int(2);
+    for (let s = 0; s < visits; s++) {
+      sessions++;
+      let at = now - r.next() * days * 86_400_000;
+      const views = 1 + r.int(3);
+      for (let p = 0; p < views; p++) {
+        const event: TrackedEvent = {
+          type: 'pageview',
+          ts: new Date(at),
+          url: `${SITE}${r.pick(PAGES)}`,
+          data: { referrer: p === 0 ? r.pick(REFERRERS) : '', title: 'Acme Analytics' },
+        };
+        items.push({ visit, event });
+        at += (10 + r.int(120)) * 1000;
+      }
+    }
+  }
+  return { items, sessions };
 }

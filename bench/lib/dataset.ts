@@ -63,9 +63,10 @@ export async function seedLargeWorkspace(
           WHERE workspace_id = ${ws}) o
       ON o.n = 1 + floor(${ORGANISATIONS} * power(${u(sql`i`)}, 2))::int`.execute(db);
   await sql`
-    INSERT INTO events (workspace_id, session_id, type, ts, url)
+    INSERT INTO events (workspace_id, session_id, type, ts, url, attributed)
     SELECT s.workspace_id, s.id, 'pageview', s.started_at + make_interval(secs => v * 30),
-      'https://bench.example/' || CASE WHEN p.k = 0 THEN '' ELSE 'page-' || p.k END
+      'https://bench.example/' || CASE WHEN p.k = 0 THEN '' ELSE 'page-' || p.k END,
+      s.organisation_id IS NOT NULL
     FROM sessions s CROSS JOIN LATERAL generate_series(1, s.pageviews) v
     CROSS JOIN LATERAL (SELECT floor(500 * power(${u(sql`hashtext(s.id::text) + v`)}, 3))::int AS k) p
     WHERE s.workspace_id = ${ws}`.execute(db);

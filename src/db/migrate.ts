@@ -21,6 +21,7 @@ import * as notificationClaims from './migrations/0019_notification_claims.js';
 import * as scriptLocks from './migrations/0020_script_locks.js';
 import * as companySites from './migrations/0021_company_sites.js';
 import * as lookupCaches from './migrations/0022_lookup_caches.js';
+import * as matchRate from './migrations/0023_match_rate.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0020_script_locks': scriptLocks,
   '0021_company_sites': companySites,
   '0022_lookup_caches': lookupCaches,
+  '0023_match_rate': matchRate,
 };
 
 /**

@@ -35,6 +35,8 @@ export interface Database {
   stats_organisation_sources: StatsOrganisationSourceTable;
   stats_source_days: StatsSourceDayTable;
   stats_page_days: StatsPageDayTable;
+  stats_visitor_days: StatsVisitorDayTable;
+  stats_visitor_counts: StatsVisitorCountTable;
   notification_rules: NotificationRuleTable;
   notification_deliveries: NotificationDeliveryTable;
   notification_last_alerts: NotificationLastAlertTable;
@@ -251,6 +253,11 @@ export interface EventTable {
   ts: Date;
   url: string;
   data: Json<Record<string, unknown>>;
+  /**
+   * Whether its session is attributed to an organisation (0023): given by the collector,
+   * filled in from the session when left out, kept by a trigger when the session changes.
+   */
+  attributed: ColumnType<boolean, boolean | null | undefined, boolean>;
 }
 
 export interface SegmentMemberTable {
@@ -420,6 +427,29 @@ export interface StatsPageDayTable {
   day: string;
   url: string;
   pageviews: string;
+  /** Views of attributed sessions (0023). */
+  attributed_pageviews: string;
+}
+
+/** Each visitor's sessions per UTC day they touch, and the attributed ones (0023). */
+export interface StatsVisitorDayTable {
+  workspace_id: string;
+  visitor_id: string;
+  day: string;
+  sessions: number;
+  attributed_sessions: number;
+}
+
+/**
+ * Visitor-days by the visitor's previous day (previous identified day, for identified
+ * ones), so that distinct visitors of any range are a sum (0023).
+ */
+export interface StatsVisitorCountTable {
+  workspace_id: string;
+  day: string;
+  identified: boolean;
+  previous_day: string | null;
+  visitors: number;
 }
 
 export interface NotificationRuleTable {

@@ -157,16 +157,20 @@ async function writeSessionsAndEvents(
       referrer_at = excluded.referrer_at,
       source = excluded.source,
       pageviews = excluded.pageviews`;
+  // Each event carries its session's attribution as this statement leaves it (the stats
+  // triggers count top pages by it; migration 0023 says why it cannot be read from the session).
+  const attributed = sessions.filter((session) => session.organisationId !== null);
+  const attributedIds = new Set(attributed.map((session) => session.id));
   const insertEvents = sql`
-    INSERT INTO events (workspace_id, session_id, type, ts, url, data)
+    INSERT INTO events (workspace_id, session_id, type, ts, url, data, attributed)
     SELECT * FROM unnest(
       ${rows.map((r) => r.item.visit.workspaceId)}::uuid[],
       ${rows.map((r) => r.sessionId)}::uuid[],
       ${rows.map((r) => r.item.event.type)}::text[],
       ${rows.map((r) => r.item.event.ts.toISOString())}::timestamptz[],
       ${rows.map((r) => r.item.event.url)}::text[],
-      ${rows.map((r) => JSON.stringify(r.item.event.data))}::jsonb[])`;
-  const attributed = sessions.filter((session) => session.organisationId !== null);
+      ${rows.map((r) => JSON.stringify(r.item.event.data))}::jsonb[],
+      ${rows.map((r) => attributedIds.has(r.sessionId))}::boolean[])`;
   // Their organisations' figures changed: their segments are evaluated again (segments/).
   const queued = sql`queued AS (${queueForSegments(sql`
     SELECT * FROM unnest(${attributed.map((s) => s.workspaceId)}::uuid[],

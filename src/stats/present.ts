@@ -29,16 +29,29 @@ export function presentStats(range: DayRange, rows: StatsRows): Static<typeof St
       const value = row[key];
       return value ? [{ value, organisations: row.organisations }] : [];
     });
+  const visitorsByDay = new Map(rows.visitorDays.map((row) => [row.day, row]));
+  const days = daysOf(range).map((date) => {
+    const row = byDay.get(date);
+    const visitors = visitorsByDay.get(date);
+    return {
+      date,
+      sessions: row?.sessions ?? 0,
+      organisations: row?.organisations ?? 0,
+      pageviews: Number(row?.pageviews ?? 0),
+      visitors: visitors?.visitors ?? 0,
+      identified_visitors: visitors?.identified_visitors ?? 0,
+    };
+  });
+  const sum = (key: 'sessions' | 'pageviews') => days.reduce((total, day) => total + day[key], 0);
   return {
-    days: daysOf(range).map((date) => {
-      const row = byDay.get(date);
-      return {
-        date,
-        sessions: row?.sessions ?? 0,
-        organisations: row?.organisations ?? 0,
-        pageviews: Number(row?.pageviews ?? 0),
-      };
-    }),
+    days,
+    totals: {
+      visitors: rows.visitors.visitors,
+      identified_visitors: rows.visitors.identified_visitors,
+      sessions: sum('sessions'),
+      organisations: rows.organisations,
+      pageviews: sum('pageviews'),
+    },
     top_pages: rows.pages.map((row) => ({ url: row.url, pageviews: Number(row.pageviews) })),
     top_sources: rows.sources.map((row) => ({
       source: row.source,

@@ -21,12 +21,29 @@ export const Stats = Type.Object(
         sessions: count('attributed sessions that started this day (as the sessions list counts)'),
         organisations: count('distinct organisations with such a session'),
         pageviews: count('page views of those sessions'),
+        visitors: count('distinct visitors with a stored event this day, identified or not'),
+        identified_visitors: count('of them, those with a session attributed to an organisation'),
       }),
       { description: 'Every day of the range, oldest first, zero-filled.' },
     ),
+    totals: Type.Object(
+      {
+        visitors: count('distinct visitors of the range: one who came on several days counts once'),
+        identified_visitors: count('of them, those attributed to an organisation'),
+        sessions: count('attributed sessions (the sum of the days’)'),
+        organisations: count(
+          'distinct organisations of the range (the organisations list’s total)',
+        ),
+        pageviews: count('page views of those sessions (the sum of the days’)'),
+      },
+      { description: 'The whole range; the match rate is identified_visitors of visitors.' },
+    ),
     top_pages: Type.Array(
-      Type.Object({ url: Type.String(), pageviews: count('views on the range’s days') }),
-      { description: 'Up to 10. Every visitor’s views, identified or not; see docs.' },
+      Type.Object({
+        url: Type.String(),
+        pageviews: count('views of attributed sessions on the range’s days'),
+      }),
+      { description: 'Up to 10: the identified visitors’ views, as every other figure; see docs.' },
     ),
     top_sources: Type.Array(
       Type.Object({ source: Type.String(), sessions: count('attributed sessions') }),

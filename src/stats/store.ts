@@ -28,6 +28,16 @@ export interface ProfileRow {
   organisations: number;
 }
 
+/** Distinct visitors, and of them those attributed to an organisation. */
+export interface VisitorCounts {
+  visitors: number;
+  identified_visitors: number;
+}
+/** A day's visitors, or (day NULL) the whole range's. */
+export interface VisitorRow extends VisitorCounts {
+  day: string | null;
+}
+
 export interface LeaderRow {
   id: string;
   name: string;
@@ -37,6 +47,9 @@ export interface LeaderRow {
 
 export interface StatsRows {
   days: DayRow[];
+  visitorDays: (VisitorCounts & { day: string })[];
+  visitors: VisitorCounts;
+  organisations: number;
   pages: PageRow[];
   sources: SourceRow[];
   profiles: ProfileRow[];
@@ -47,8 +60,9 @@ const TOP = 10;
 
 /**
  * The figures of a workspace's range, from the daily rollups the database keeps
- * (migration 0011). The parts are independent reads, sent at once so the database can use
- * more than one core; each is a few tens of milliseconds on a month of a million sessions.
+ * (migrations 0011 and 0023). The parts are independent reads, sent at once so the database
+ * can use more than one core; each is a few tens of milliseconds on a month of a million
+ * sessions, the range's distinct visitors a little more (docs/performance.md).
  */
 export async function readStats(
   db: Kysely<Database>,
@@ -59,8 +73,9 @@ export async function readStats(
   const parts = segmentId
     ? segmentParts(workspaceId, segmentId, range)
     : workspaceParts(workspaceId, range);
-  const [dayRows, pages, sources, profiles, leaders] = await Promise.all([
+  const [dayRows, visitors, pages, sources, profiles, leaders] = await Promise.all([
     parts.days.execute(db),
+    parts.visitors.execute(db),
     parts.pages.execute(db),
     parts.sources.execute(db),
     profilesOf(workspaceId, parts.organisations).execute(db),
@@ -68,6 +83,15 @@ export async function readStats(
   ]);
   return {
     days: dayRows.rows,
+    visitorDays: visitors.rows.flatMap(({ day, ...counts }) => (day ? [{ day, ...counts }] : [])),
+    visitors: visitors.rows.find((row) => row.day === null) ?? {
+      visitors: 0,
+      identified_visitors: 0,
+    },
+    // The profiles' grand total: every organisation of the range once.
+    organisations:
+      profiles.rows.find((row) => row.industry === null && row.country === null)?.organisations ??
+      0,
     pages: pages.rows,
     sources: sources.rows,
     profiles: profiles.rows,
@@ -86,9 +110,24 @@ function workspaceParts(workspaceId: string, range: DayRange) {
         sum(pageviews)::int8 AS pageviews
       FROM stats_organisation_days WHERE workspace_id = ${workspaceId} AND ${days}
       GROUP BY day`,
+    // Each day's rows, and the range's: a visitor's first day in the range is the one whose
+    // previous day lies before it (migration 0023).
+    visitors: sql<VisitorRow>`
+      SELECT day::text AS day,
+        coalesce(sum(visitors) FILTER (WHERE NOT identified), 0)::int AS visitors,
+        coalesce(sum(visitors) FILTER (WHERE identified), 0)::int AS identified_visitors
+      FROM stats_visitor_counts WHERE workspace_id = ${workspaceId} AND ${days}
+      GROUP BY day
+      UNION ALL
+      SELECT NULL, coalesce(sum(visitors) FILTER (WHERE NOT identified), 0)::int,
+        coalesce(sum(visitors) FILTER (WHERE identified), 0)::int
+      FROM stats_visitor_counts WHERE workspace_id = ${workspaceId} AND ${days}
+        AND (previous_day IS NULL OR previous_day < ${range.first}::date)`,
+    // The views of attributed sessions, the population of every other figure (docs/api.md).
     pages: sql<PageRow>`
-      SELECT url, sum(pageviews)::int8 AS pageviews
-      FROM stats_page_days WHERE workspace_id = ${workspaceId} AND ${days}
+      SELECT url, sum(attributed_pageviews)::int8 AS pageviews
+      FROM stats_page_days
+      WHERE workspace_id = ${workspaceId} AND ${days} AND attributed_pageviews > 0
       GROUP BY url ORDER BY 2 DESC, url COLLATE "C" LIMIT ${TOP}`,
     sources: sql<SourceRow>`
       SELECT source, sum(sessions)::int8 AS sessions
@@ -117,6 +156,9 @@ function segmentParts(workspaceId: string, segmentId: string, range: DayRange) {
       SELECT r.day::text AS day, sum(r.sessions)::int AS sessions,
         count(DISTINCT r.organisation_id)::int AS organisations, sum(r.pageviews)::int8 AS pageviews
       FROM ${rows} GROUP BY r.day`,
+    // The visitors of the segment's organisations' sessions (all identified), from the
+    // sessions: the visitor counts are kept for the workspace, not per organisation.
+    visitors: visitorsOf(segmentVisitors(workspaceId, segmentId, range)),
     // Per organisation there is no rollup of pages (it would be nearly as large as the
     // events); the views of the segment's sessions that overlap the range are counted.
     pages: sql<PageRow>`
@@ -139,7 +181,32 @@ function segmentParts(workspaceId: string, segmentId: string, range: DayRange) {
   };
 }
 
-/** Organisations per industry and per country, from their company-directory profiles. */
+/** Each day of the range that the segment's organisations' sessions touch, with its visitor. */
+function segmentVisitors(workspaceId: string, segmentId: string, range: DayRange) {
+  const from = sql`${range.first}::date::timestamp AT TIME ZONE 'UTC'`;
+  const to = sql`(${range.last}::date + 1)::timestamp AT TIME ZONE 'UTC'`;
+  return sql`
+    SELECT day, s.visitor_id
+    FROM segment_members m
+    JOIN sessions s ON s.workspace_id = m.workspace_id AND s.organisation_id = m.organisation_id
+      AND s.started_at < ${to} AND s.ended_at >= ${from}
+    CROSS JOIN stats_session_days(s.started_at, s.ended_at) day
+    WHERE m.workspace_id = ${workspaceId} AND m.segment_id = ${segmentId}
+      AND ${daysOf('day', range)}`;
+}
+
+/** Distinct visitors per day and (day NULL) over the range, in one pass over the rows. */
+function visitorsOf(visitorDays: RawBuilder<unknown>) {
+  return sql<VisitorRow>`
+    SELECT day::text AS day, count(DISTINCT visitor_id)::int AS visitors,
+      count(DISTINCT visitor_id)::int AS identified_visitors
+    FROM (${visitorDays}) r GROUP BY GROUPING SETS ((day), ())`;
+}
+
+/**
+ * Organisations per industry and per country, from their company-directory profiles, and
+ * all of them (the row whose industry and country are both NULL).
+ */
 function profilesOf(workspaceId: string, organisations: RawBuilder<unknown>) {
   return sql<ProfileRow>`
     WITH seen AS (${organisations}), profiles AS (
@@ -148,7 +215,7 @@ function profilesOf(workspaceId: string, organisations: RawBuilder<unknown>) {
         AND o.id = seen.organisation_id
       ${profileJoins})
     SELECT industry, country, count(*)::int AS organisations FROM profiles
-    GROUP BY GROUPING SETS ((industry), (country))`;
+    GROUP BY GROUPING SETS ((industry), (country), ())`;
 }
 
 /** The most active organisations of the range: most sessions, then most page views. */

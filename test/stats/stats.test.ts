@@ -94,27 +94,48 @@ async function listed(day: string, segment?: string): Promise<ListedSession[]> {
   return answer.body.data;
 }
 
-/** The contract between the chart and the lists: each day's figures are the list's. */
+interface Day {
+  date: string;
+  sessions: number;
+  organisations: number;
+  pageviews: number;
+  visitors: number;
+  identified_visitors: number;
+}
+
+/**
+ * The contract between the chart and the lists: each day's figures are the list's, and
+ * the range's totals are the days' sums and the organisations list's total.
+ */
 async function expectDaysMatchTheSessionsList(segment?: string) {
-  const answer = await stats(
-    `date_from=${DAYS[0]}&date_to=${DAYS.at(-1)}${segment ? `&segmentUuid=${segment}` : ''}`,
-  );
+  const only = segment ? `&segmentUuid=${segment}` : '';
+  const range = `date_from=${DAYS[0]}&date_to=${DAYS.at(-1)}`;
+  const answer = await stats(`${range}${only}`);
   expect(answer.status).toBe(200);
-  expect(answer.body.data.days.map((d: { date: string }) => d.date)).toEqual(DAYS);
+  const days: Day[] = answer.body.data.days;
+  expect(days.map((d) => d.date)).toEqual(DAYS);
   let sessions = 0;
-  for (const day of answer.body.data.days) {
+  for (const day of days) {
     const list = await listed(day.date, segment);
     sessions += list.length;
-    expect(day).toEqual({
-      date: day.date,
+    expect(day).toMatchObject({
       sessions: list.length,
       organisations: new Set(list.map((s) => s.organisation_uuid)).size,
       pageviews: list.reduce((sum, s) => sum + s.views.length, 0),
     });
   }
   expect(sessions).toBeGreaterThan(0);
+  const organisations = await api('GET', `/v1/workspaces/${ws}/organisations?${range}${only}`);
+  expect(answer.body.data.totals).toMatchObject({
+    sessions,
+    organisations: organisations.body.total,
+    pageviews: days.reduce((sum, d) => sum + d.pageviews, 0),
+  });
   return answer.body.data;
 }
+
+/** Each day's [visitors, identified visitors]. */
+const visitorsPerDay = (days: Day[]) => days.map((d) => [d.visitors, d.identified_visitors]);
 
 describe('GET /v1/workspaces/{ws}/stats', () => {
   it('gives each day the sessions list’s total, its organisations and their page views', async () => {
@@ -123,6 +144,28 @@ describe('GET /v1/workspaces/{ws}/stats', () => {
     expect(data.days[0]).toMatchObject({ organisations: 2, pageviews: 6 });
     // The session across midnight counts on the day it started, all its views with it.
     expect(data.days[1]).toMatchObject({ organisations: 1, pageviews: 2 });
+  });
+
+  it('counts each day’s distinct visitors, and those identified, and each visitor once in the totals', async () => {
+    const data = (await stats(`date_from=${DAYS[0]}&date_to=${DAYS.at(-1)}`)).body.data;
+    // 04-01: Acme's first visitor (twice) and Globex's; 04-02: Acme's second visitor (until
+    // past midnight, so on 04-03 too) and the unknown one; 04-03: also Globex's second;
+    // 04-04: Hooli's; 04-05: the unknown visitor again.
+    expect(visitorsPerDay(data.days)).toEqual([
+      [2, 2],
+      [2, 1],
+      [2, 2],
+      [1, 1],
+      [1, 0],
+    ]);
+    // Six visitors, not the days' eight: two of them came on two days.
+    expect(data.totals).toEqual({
+      visitors: 6,
+      identified_visitors: 5,
+      sessions: 6,
+      organisations: 3,
+      pageviews: 10,
+    });
   });
 
   it('zero-fills days without sessions, and answers every list empty for an empty range', async () => {
@@ -136,7 +179,16 @@ describe('GET /v1/workspaces/{ws}/stats', () => {
           sessions: 0,
           organisations: 0,
           pageviews: 0,
+          visitors: 0,
+          identified_visitors: 0,
         })),
+        totals: {
+          visitors: 0,
+          identified_visitors: 0,
+          sessions: 0,
+          organisations: 0,
+          pageviews: 0,
+        },
         top_pages: [],
         top_sources: [],
         top_industries: [],
@@ -146,14 +198,15 @@ describe('GET /v1/workspaces/{ws}/stats', () => {
     });
   });
 
-  it('lists top pages by views on the range’s days, every visitor’s', async () => {
+  it('lists top pages by the identified visitors’ views on the range’s days, as the days count', async () => {
     const { top_pages } = (await stats('date_from=2026-04-01&date_to=2026-04-02')).body.data;
-    // Known and not-yet-known visitors alike; the views after midnight fall on 04-03.
+    // Not the unknown visitor's views of pricing and docs on 04-02; the views after
+    // midnight fall on 04-03.
     expect(top_pages).toEqual([
-      { url: PAGE('pricing'), pageviews: 3 },
       { url: PAGE(''), pageviews: 2 },
-      { url: PAGE('docs'), pageviews: 2 },
+      { url: PAGE('pricing'), pageviews: 2 },
       { url: PAGE('blog'), pageviews: 1 },
+      { url: PAGE('docs'), pageviews: 1 },
       { url: PAGE('product'), pageviews: 1 },
     ]);
   });
@@ -210,6 +263,15 @@ describe('GET /v1/workspaces/{ws}/stats', () => {
     const segment = created.body.uuid;
     const data = await expectDaysMatchTheSessionsList(segment);
     expect(data.days.map((d: { sessions: number }) => d.sessions)).toEqual([3, 1, 1, 0, 0]);
+    // The visitors of the segment's organisations, every one of them identified.
+    expect(visitorsPerDay(data.days)).toEqual([
+      [2, 2],
+      [1, 1],
+      [2, 2],
+      [0, 0],
+      [0, 0],
+    ]);
+    expect(data.totals).toMatchObject({ visitors: 4, identified_visitors: 4 });
     expect(data.top_industries).toEqual([{ industry: 'Software', organisations: 2 }]);
     expect(data.top_sources.map((s: { source: string }) => s.source)).not.toContain('newsletter');
     // The segment's page views are its sessions' views, as the sessions list shows them.
@@ -240,15 +302,39 @@ describe('GET /v1/workspaces/{ws}/stats', () => {
     let data = await expectDaysMatchTheSessionsList();
     expect(data.days.map((d: { sessions: number }) => d.sessions)).toEqual([3, 2, 1, 1, 1]);
     expect(data.top_industries).toContainEqual({ industry: 'Finance', organisations: 1 });
+    // Their visits of 04-02 and 04-05 are now identified, and so are their views.
+    expect(visitorsPerDay(data.days)).toEqual([
+      [2, 2],
+      [2, 2],
+      [2, 2],
+      [1, 1],
+      [1, 1],
+    ]);
+    expect(data.totals).toMatchObject({ visitors: 6, identified_visitors: 6, organisations: 4 });
+    const early = (await stats('date_from=2026-04-02&date_to=2026-04-02')).body.data;
+    expect(early.top_pages).toEqual([
+      { url: PAGE('blog'), pageviews: 1 },
+      { url: PAGE('docs'), pageviews: 1 },
+      { url: PAGE('pricing'), pageviews: 1 },
+    ]);
 
     await forgetPerson(t.database.db, ws, { visitorId: acmeVisitor });
     data = await expectDaysMatchTheSessionsList();
     expect(data.days[0]).toMatchObject({ sessions: 1, organisations: 1, pageviews: 2 });
+    expect(data.days[0]).toMatchObject({ visitors: 1, identified_visitors: 1 });
+    expect(data.totals).toMatchObject({ visitors: 5, identified_visitors: 5 });
 
     // Retention of 3 days on 2026-04-07: what ended before 04-04 goes.
     await deleteExpired(t.database.db, 3, new Date('2026-04-07T00:00:00Z'));
     data = await expectDaysMatchTheSessionsList();
     expect(data.days.map((d: { sessions: number }) => d.sessions)).toEqual([0, 0, 0, 1, 1]);
+    expect(visitorsPerDay(data.days)).toEqual([
+      [0, 0],
+      [0, 0],
+      [0, 0],
+      [1, 1],
+      [1, 1],
+    ]);
     expect(data.top_pages.map((p: { url: string }) => p.url).sort()).toEqual(
       [PAGE('careers'), PAGE('contact'), PAGE('jobs?utm_source=newsletter')].sort(),
     );

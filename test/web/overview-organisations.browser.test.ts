@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Person } from '../accounts/helpers.js';
+import { collector, identify, pageview, visit } from '../helpers/collect.js';
 import { type Dashboard, look, startDashboard } from './harness.js';
 
 let d: Dashboard;
@@ -17,6 +19,31 @@ beforeAll(async () => {
 });
 afterAll(() => d.close());
 
+/** What the Overview's tiles say, in order: each figure and the notes under it. */
+const tiles = (p: Page) => p.getByRole('definition').allTextContents();
+
+interface Totals {
+  visitors: number;
+  identified_visitors: number;
+  sessions: number;
+  organisations: number;
+  pageviews: number;
+}
+/** The tiles a person must see for the API's totals: the same figures, each labelled. */
+function tilesOf(totals: Totals): string[] {
+  const n = (value: number) => value.toLocaleString('en');
+  const percent = Math.round((totals.identified_visitors / totals.visitors) * 100);
+  return [
+    n(totals.visitors),
+    `${n(totals.identified_visitors)} of ${n(totals.visitors)} visitors identified (${percent}%)`,
+    n(totals.sessions),
+    'by identified visitors',
+    n(totals.organisations),
+    n(totals.pageviews),
+    'by identified visitors',
+  ];
+}
+
 /** The organisation names in the table, top to bottom. */
 const namesOnScreen = (p: Page) =>
   p
@@ -32,9 +59,19 @@ describe('the dashboard: Overview and Organisations', () => {
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
     const figure = page.getByRole('figure', { name: 'Visits per day' });
     await figure.waitFor();
-    const stats = (
-      await who.api('GET', `/v1/workspaces/${ws}/stats?date_from=${day(29)}&date_to=${day(0)}`)
-    ).body.data;
+    const range = `date_from=${day(29)}&date_to=${day(0)}`;
+    const stats = (await who.api('GET', `/v1/workspaces/${ws}/stats?${range}`)).body.data;
+    // The tiles are the range's totals, and the match rate says how many visitors those are.
+    expect(await page.getByRole('term').allTextContents()).toEqual([
+      'Visitors',
+      'Sessions',
+      'Organisations',
+      'Page views',
+    ]);
+    await expect.poll(() => tiles(page)).toEqual(tilesOf(stats.totals));
+    expect(stats.totals.identified_visitors).toBeLessThan(stats.totals.visitors);
+    const listed = await who.api('GET', `/v1/workspaces/${ws}/organisations?${range}&size=1`);
+    expect(stats.totals.organisations).toBe(listed.body.total);
     await figure.getByText('Show the numbers').click();
     const rows = await figure.getByRole('table').getByRole('row').all();
     const shown = [];
@@ -47,7 +84,14 @@ describe('the dashboard: Overview and Organisations', () => {
         pageviews: Number(cells[2]?.replace(/,/g, '')),
       });
     }
-    expect(shown).toEqual(stats.days);
+    expect(shown).toEqual(
+      stats.days.map((d: Record<string, unknown>) => ({
+        date: d.date,
+        sessions: d.sessions,
+        organisations: d.organisations,
+        pageviews: d.pageviews,
+      })),
+    );
     expect(stats.days.some((x: { sessions: number }) => x.sessions > 0)).toBe(true);
     // The most active organisations link to their pages.
     const leader = stats.top_organisations[0];
@@ -161,6 +205,53 @@ describe('the dashboard: Overview and Organisations', () => {
     expect(file.suggestedFilename()).toMatch(
       /^acme-analytics\.example-organisations-\d{4}-\d{2}-\d{2}\.csv$/,
     );
+  });
+
+  it('counts a new site’s visitors, and the identified ones everywhere else, tiles and lists alike', async () => {
+    const site = (await who.api('POST', '/v1/workspaces', { url: 'https://new-site.example' })).body
+      .data;
+    const send = collector(d.t.url);
+    const page_ = (path: string) => `https://new-site.example/${path}`;
+    const now = Date.now();
+    // Three visitors nobody can name (loopback is nobody's network), five page views.
+    const visitors = [randomUUID(), randomUUID(), randomUUID()];
+    const views = [['', 'pricing'], ['pricing', 'docs'], ['blog']];
+    for (const [i, visitor] of visitors.entries()) {
+      const events = (views[i] ?? []).map((path, j) => pageview(page_(path), now - 60_000 + j));
+      expect((await send(visit(site.tracking_script_id, events, { visitor }))).status).toBe(202);
+    }
+    await page.goto(`/w/${site.uuid}`);
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    const zero = {
+      visitors: 3,
+      identified_visitors: 0,
+      sessions: 0,
+      organisations: 0,
+      pageviews: 0,
+    };
+    await expect.poll(() => tiles(page)).toEqual(tilesOf(zero));
+    await page.getByText('None of these visitors is identified yet').waitFor();
+    // No list of pages beside a Sessions figure of 0.
+    expect(await page.getByRole('heading', { name: 'Top pages' }).count()).toBe(0);
+    await look(page, 'overview-anonymous');
+
+    // One of them gives a business address: 1 of 3, and the lists are theirs.
+    const named = await send(
+      visit(site.tracking_script_id, [identify(page_('pricing'), 'jo@initech.com', now)], {
+        visitor: visitors[1],
+      }),
+    );
+    expect(named.status).toBe(202);
+    await page.reload();
+    await expect
+      .poll(() => tiles(page))
+      .toEqual(
+        tilesOf({ ...zero, identified_visitors: 1, sessions: 1, organisations: 1, pageviews: 2 }),
+      );
+    await page.getByText('1 of 3 visitors identified (33%)').waitFor();
+    const pages = page.getByRole('region', { name: 'Top pages' }).getByRole('listitem');
+    await expect.poll(() => pages.allTextContents()).toEqual(['/docs1 views', '/pricing1 views']);
+    await look(page, 'overview-match-rate');
   });
 
   it('says what to do in a workspace with no visits yet', async () => {

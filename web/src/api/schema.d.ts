@@ -4036,11 +4036,28 @@ export interface paths {
                                     organisations: number;
                                     /** @description page views of those sessions */
                                     pageviews: number;
+                                    /** @description distinct visitors with a stored event this day, identified or not */
+                                    visitors: number;
+                                    /** @description of them, those with a session attributed to an organisation */
+                                    identified_visitors: number;
                                 }[];
-                                /** @description Up to 10. Every visitor’s views, identified or not; see docs. */
+                                /** @description The whole range; the match rate is identified_visitors of visitors. */
+                                totals: {
+                                    /** @description distinct visitors of the range: one who came on several days counts once */
+                                    visitors: number;
+                                    /** @description of them, those attributed to an organisation */
+                                    identified_visitors: number;
+                                    /** @description attributed sessions (the sum of the days’) */
+                                    sessions: number;
+                                    /** @description distinct organisations of the range (the organisations list’s total) */
+                                    organisations: number;
+                                    /** @description page views of those sessions (the sum of the days’) */
+                                    pageviews: number;
+                                };
+                                /** @description Up to 10: the identified visitors’ views, as every other figure; see docs. */
                                 top_pages: {
                                     url: string;
-                                    /** @description views on the range’s days */
+                                    /** @description views of attributed sessions on the range’s days */
                                     pageviews: number;
                                 }[];
                                 /** @description Up to 10, by the session’s traffic source. */

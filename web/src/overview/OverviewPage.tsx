@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 import { api, unwrap } from '../api/client';
 import { keys } from '../api/queries';
 import type { Ok } from '../api/types';
@@ -29,22 +29,6 @@ export function OverviewPage() {
       ).data,
     placeholderData: (previous) => previous,
   });
-  // Distinct organisations over the whole range (the days' figures count each day apart).
-  const organisations = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'organisations-total', from, to),
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/organisations', {
-            params: {
-              path: { workspaceUuid: workspace },
-              query: { date_from: from, date_to: to, page: 1, size: 1 },
-            },
-          }),
-        )
-      ).total,
-  });
-
   return (
     <>
       <div className="page-header">
@@ -56,13 +40,7 @@ export function OverviewPage() {
       ) : stats.isError ? (
         <ErrorState what="the overview" error={stats.error} retry={() => void stats.refetch()} />
       ) : (
-        <OverviewBody
-          workspace={workspace}
-          data={stats.data}
-          from={from}
-          to={to}
-          organisations={organisations.data}
-        />
+        <OverviewBody workspace={workspace} data={stats.data} from={from} to={to} />
       )}
     </>
   );
@@ -75,33 +53,22 @@ function OverviewBody({
   data,
   from,
   to,
-  organisations,
 }: {
   workspace: string;
   data: Stats;
   from: string;
   to: string;
-  organisations: number | undefined;
 }) {
-  const sum = (key: 'sessions' | 'pageviews') => data.days.reduce((total, d) => total + d[key], 0);
-  const empty = data.days.every((d) => d.sessions === 0) && data.top_pages.length === 0;
+  const { totals } = data;
+  const empty = totals.sessions === 0 && data.top_pages.length === 0;
   return (
     <>
-      <dl className="totals">
-        <div className="total">
-          <dt>Sessions</dt>
-          <dd>{sum('sessions').toLocaleString('en')}</dd>
-        </div>
-        <div className="total">
-          <dt>Organisations</dt>
-          <dd>{organisations === undefined ? '…' : organisations.toLocaleString('en')}</dd>
-        </div>
-        <div className="total">
-          <dt>Page views</dt>
-          <dd>{sum('pageviews').toLocaleString('en')}</dd>
-        </div>
-      </dl>
-      {empty ? <NoVisits workspace={workspace} from={from} to={to} /> : null}
+      <Totals totals={totals} />
+      {empty ? (
+        <NoVisits workspace={workspace} from={from} to={to} visitors={totals.visitors} />
+      ) : (
+        <p className="muted small">The chart and the lists count identified visitors only.</p>
+      )}
       <VisitsChart days={data.days} />
       {empty ? null : (
         <div className="grid">
@@ -163,8 +130,64 @@ function OverviewBody({
   );
 }
 
-/** Nothing in the range: says whether the snippet is sending anything at all, and where to look. */
-function NoVisits({ workspace, from, to }: { workspace: string; from: string; to: string }) {
+/** "12 of 40 visitors identified (30%)": the share of the range's visitors Footfall named. */
+function matchRate({ visitors, identified_visitors: identified }: Stats['totals']) {
+  if (visitors === 0) return 'No visitors in this range';
+  const percent = (identified / visitors) * 100;
+  const shown = identified > 0 && percent < 1 ? '<1' : String(Math.round(percent));
+  return `${identified.toLocaleString('en')} of ${visitors.toLocaleString('en')} visitors identified (${shown}%)`;
+}
+
+/**
+ * The range's figures. Visitors are everyone; sessions, organisations and page views are
+ * those of identified visitors (docs/api.md, Stats), and the tiles say so.
+ */
+function Totals({ totals }: { totals: Stats['totals'] }) {
+  const tile = (label: string, value: number, note?: string) => (
+    <div className="total">
+      <dt>{label}</dt>
+      <dd>{value.toLocaleString('en')}</dd>
+      {note ? <dd className="total-note">{note}</dd> : null}
+    </div>
+  );
+  return (
+    <dl className="totals">
+      {tile('Visitors', totals.visitors, matchRate(totals))}
+      {tile('Sessions', totals.sessions, 'by identified visitors')}
+      {tile('Organisations', totals.organisations)}
+      {tile('Page views', totals.pageviews, 'by identified visitors')}
+    </dl>
+  );
+}
+
+/** Nothing identified in the range: says whether anyone visited, and where to look. */
+function NoVisits({
+  workspace,
+  from,
+  to,
+  visitors,
+}: {
+  workspace: string;
+  from: string;
+  to: string;
+  visitors: number;
+}) {
+  if (visitors > 0) {
+    return (
+      <Empty>
+        <p>
+          <strong>None of these visitors is identified yet.</strong> Footfall names a visitor’s
+          organisation from their company’s network or from a business e-mail address they give;
+          visitors on home and mobile connections stay anonymous.
+        </p>
+      </Empty>
+    );
+  }
+  return <NoVisitsYet workspace={workspace} from={from} to={to} />;
+}
+
+/** Nobody in the range: says whether the snippet is sending anything at all. */
+function NoVisitsYet({ workspace, from, to }: { workspace: string; from: string; to: string }) {
   const installation = useQuery({
     queryKey: keys.inWorkspace(workspace, 'installation'),
     queryFn: async () =>
@@ -185,8 +208,8 @@ function NoVisits({ workspace, from, to }: { workspace: string; from: string; to
         </p>
       ) : last ? (
         <p>
-          No identified visits between {from} and {to}. The snippet is sending events (the last{' '}
-          {ago(last)}): try a longer date range.
+          No visits between {from} and {to}. The snippet is sending events (the last {ago(last)}
+          ): try a longer date range.
         </p>
       ) : (
         <p>
@@ -211,9 +234,11 @@ function TopList({
   unit: string;
 }) {
   const max = Math.max(1, ...items.map((item) => item.count));
+  // An id of its own: the title has spaces, which would split aria-labelledby's reference.
+  const heading = useId();
   return (
-    <section className="card" aria-labelledby={`top-${title}`}>
-      <h2 id={`top-${title}`}>{title}</h2>
+    <section className="card" aria-labelledby={heading}>
+      <h2 id={heading}>{title}</h2>
       {items.length === 0 ? (
         <p className="muted small">Nothing in this range.</p>
       ) : (
