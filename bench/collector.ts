@@ -48,6 +48,25 @@ const sessions = visitors.map(() => randomUUID());
 let domains = 0;
 const run = randomUUID().slice(0, 8);
 
+/** One page view from one of the known visitors, in its session. */
+function returningVisit(script: string): string {
+  const i = Math.floor(Math.random() * VISITORS);
+  return JSON.stringify({
+    tracking_script_id: script,
+    anonymous_id: visitors[i],
+    session_uuid: sessions[i],
+    events: [
+      {
+        type: 'pageview',
+        ts: Date.now(),
+        url: `${URL_}&page=${i}`,
+        referrer: REFERRER,
+        title: TITLE,
+      },
+    ],
+  });
+}
+
 const LOADS: Load[] = [
   {
     name: 'new visitors',
@@ -71,41 +90,11 @@ const LOADS: Load[] = [
       });
     },
   },
-  {
-    name: 'repeat visitors',
-    events: 1,
-    body: (script) => {
-      const i = Math.floor(Math.random() * VISITORS);
-      return JSON.stringify({
-        tracking_script_id: script,
-        anonymous_id: visitors[i],
-        session_uuid: sessions[i],
-        events: [
-          {
-            type: 'pageview',
-            ts: Date.now(),
-            url: `${URL_}&page=${i}`,
-            referrer: REFERRER,
-            title: TITLE,
-          },
-        ],
-      });
-    },
-  },
+  { name: 'repeat visitors', events: 1, body: returningVisit },
   {
     name: 'unnamed visitors',
     events: 1,
-    body: (script) => {
-      const i = Math.floor(Math.random() * VISITORS);
-      return JSON.stringify({
-        tracking_script_id: script,
-        anonymous_id: visitors[i],
-        session_uuid: sessions[i],
-        events: [
-          { type: 'pageview', ts: Date.now(), url: `${URL_}&page=${i}`, referrer: REFERRER },
-        ],
-      });
-    },
+    body: returningVisit,
     from: () => carrierAddresses[Math.floor(Math.random() * VISITORS)] as string,
   },
 ];

@@ -44,9 +44,10 @@ export async function deleteWorkspace(db: Kysely<Database>, workspaceId: string)
  */
 async function tenantTables(db: Kysely<Database>): Promise<string[]> {
   const { rows } = await sql<{ table: string; references: string[] }>`
-    SELECT c.relname AS table,
-      coalesce(array_agg(DISTINCT r.relname) FILTER (WHERE r.relname IS NOT NULL
-        AND r.relname <> c.relname), '{}') AS references
+    -- As text: node-postgres reads a name[] as one string, whose Set would hold letters.
+    SELECT c.relname::text AS table,
+      coalesce(array_agg(DISTINCT r.relname::text) FILTER (WHERE r.relname IS NOT NULL
+        AND r.relname <> c.relname), '{}'::text[]) AS references
     FROM pg_class c
     JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
     JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'workspace_id' AND NOT a.attisdropped
