@@ -149,7 +149,19 @@ const organisationOf = async (domain: string) =>
       .executeTakeFirst()
   )?.id;
 
-const asked = () => ({ dns: dns.questions.length, rdap: rdap.requests.length });
+// The questions the lookups ask: PTR, and A/AAAA of the PTR names to confirm them. The
+// homepage reader of a named company asks for its domain too, whenever its job runs.
+const lookupQuestions = () => {
+  const ptrNames = new Set(
+    Object.values(dns.zone.ptr)
+      .flat()
+      .map((name) => name.replace(/\.$/, '')),
+  );
+  return dns.questions.filter(
+    (question) => question.startsWith('PTR ') || ptrNames.has(question.split(' ')[1] ?? ''),
+  );
+};
+const asked = () => ({ dns: lookupQuestions().length, rdap: rdap.requests.length });
 
 describe('online lookups in the background', () => {
   it('names the company a business PTR and its registration name, earlier sessions included', async () => {
@@ -172,7 +184,7 @@ describe('online lookups in the background', () => {
       ]),
     );
     // One PTR with its forward check; the network's record and its parent's.
-    expect(dns.questions).toEqual([
+    expect(lookupQuestions()).toEqual([
       'PTR 10.2.0.192.in-addr.arpa',
       'A fw1.acme-gmbh.de',
       'AAAA fw1.acme-gmbh.de',
@@ -198,7 +210,7 @@ describe('online lookups in the background', () => {
       await organisationOf('acme-gmbh.de'),
     );
     expect(rdap.requests.length).toBe(before.rdap);
-    expect(dns.questions.slice(before.dns)).toEqual(['PTR 11.2.0.192.in-addr.arpa']);
+    expect(lookupQuestions().slice(before.dns)).toEqual(['PTR 11.2.0.192.in-addr.arpa']);
   });
 
   it('keeps registrations in the database: another server asks no registry for that network', async () => {
@@ -261,7 +273,7 @@ describe('online lookups in the background', () => {
     });
     // The AS's record only: a network its owner names needs no PTR or network record.
     expect(rdap.requests.slice(before.rdap)).toEqual(['/autnum/12546']);
-    expect(dns.questions.length).toBe(before.dns);
+    expect(lookupQuestions().length).toBe(before.dns);
 
     // Someone from Kleemann who gives a work address meets the same organisation.
     const colleague = randomUUID();
@@ -318,7 +330,7 @@ describe('online lookups in the background', () => {
       async (e) => {
         console.log(
           rdap.requests.slice(before.rdap),
-          dns.questions.slice(before.dns),
+          lookupQuestions().slice(before.dns),
           (await (await fetch(`${t.url}/metrics`)).text())
             .split('\n')
             .filter((l) => l.includes('lookup'))
@@ -377,9 +389,9 @@ describe('online lookups in the background', () => {
         expect(answer.status).toBe(202);
       }
       // The public address is asked about (its PTR); the others never.
-      await until(() => dns.questions.length > before.dns);
+      await until(() => lookupQuestions().length > before.dns);
       await sleep(500);
-      expect(dns.questions.slice(before.dns)).toEqual(['PTR 4.4.8.8.in-addr.arpa']);
+      expect(lookupQuestions().slice(before.dns)).toEqual(['PTR 4.4.8.8.in-addr.arpa']);
       expect(rdap.requests.length).toBe(before.rdap);
     } finally {
       await guarded.close();
