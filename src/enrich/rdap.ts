@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { Config } from '../config.js';
+import { abortable } from '../http/outbound/abortable.js';
 import {
   addressesOf,
   publicAddressesOf,
@@ -191,21 +192,14 @@ async function guarded(url: URL, options: RdapOptions, signal: AbortSignal): Pro
     const checking = options.allowPrivate
       ? addressesOf(url, options.resolve)
       : publicAddressesOf(url, options.resolve);
-    const [address] = await beforeDeadline(checking, signal);
+    const [address] = await abortable(checking, signal).catch((error) => {
+      throw signal.aborted ? new Error('The registry did not answer in time.') : error;
+    });
     return address;
   } catch (error) {
     if (error instanceof RdapError) throw error;
     throw new RdapError((error as Error).message, url.host);
   }
-}
-
-function beforeDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const stop = () => reject(new Error('The registry did not answer in time.'));
-    if (signal.aborted) return stop();
-    signal.addEventListener('abort', stop, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
-  });
 }
 
 interface Answer {

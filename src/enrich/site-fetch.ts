@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { Parser } from 'htmlparser2';
 import { getDomain } from 'tldts';
+import { abortable } from '../http/outbound/abortable.js';
 import {
   addressesOf,
   publicAddressesOf,
@@ -134,7 +135,7 @@ async function request(
   const checking = options.allowPrivate
     ? addressesOf(url, options.resolve)
     : publicAddressesOf(url, options.resolve);
-  const [address] = await whileOpen(checking, signal);
+  const [address] = await abortable(checking, signal);
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const outgoing = client.get(url, {
@@ -239,16 +240,6 @@ function metaCharset(head: string): string | null {
   });
   parser.end(head);
   return found;
-}
-
-/** Resolves with `promise`, or rejects when `signal` aborts first. */
-function whileOpen<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const abort = () => reject(signal.reason);
-    if (signal.aborted) abort();
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
 }
 
 const NETWORK_ERRORS: Record<string, string> = {

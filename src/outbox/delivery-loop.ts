@@ -156,12 +156,3 @@ export function deadline(
   };
 }
 
-/** `promise`, or the signal's reason once it aborts (for work that cannot itself be cancelled). */
-export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const abort = () => reject(signal.reason);
-    if (signal.aborted) abort();
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
-}

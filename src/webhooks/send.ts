@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { abortable } from '../http/outbound/abortable.js';
 import {
   addressesOf,
   publicAddressesOf,
@@ -8,7 +9,6 @@ import {
   UnsafeAddressError,
 } from '../http/outbound/address-guard.js';
 import { pinnedLookup } from '../http/outbound/pinned.js';
-import { abortable } from '../outbox/delivery-loop.js';
 
 export interface Sent {
   status: number | null;
