@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { PREPARED } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 
 /** A person seen giving an email address on a visit. */
@@ -42,7 +43,7 @@ export async function recordContacts(
   const links = contacts.flatMap((c) =>
     [...c.visitorIds].map((visitorId) => ({ ...c, visitorId })),
   );
-  await sql`
+  await sql`${PREPARED}
     WITH upserted AS (
       INSERT INTO contacts (workspace_id, id, email, organisation_id, traits)
       SELECT * FROM unnest(${contacts.map((c) => c.workspaceId)}::uuid[],

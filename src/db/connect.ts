@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { startEmbeddedPostgres } from './embedded.js';
+import { preparingMarked } from './prepared.js';
 import type { Database } from './schema.js';
 
 // Return int8 (counts, sums) as numbers: our counts stay far below 2^53.
@@ -29,7 +30,10 @@ export function connect(url: string, max = 10, statementTimeoutMs = 0): Db {
   // ends the process. pg-pool listens only while a client is idle, so this listener covers the
   // time it is checked out (a transaction between statements): the query using it fails
   // instead, and the pool drops a client that errored when it comes back.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    preparingMarked(client);
+  });
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { pool, db, close: () => db.destroy() };

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { cachedLookup } from '../db/cached-lookup.js';
+import { preparedRows } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import { compileFilters, type IngestFilters } from '../workspaces/filters.js';
 import { siteDomains } from './source.js';
@@ -62,23 +63,26 @@ export async function findTrackingScript(
   db: Kysely<Database>,
   id: string,
 ): Promise<TrackingScript | undefined> {
-  const row = await db
-    .selectFrom('tracking_scripts as ts')
-    .innerJoin('workspaces as w', 'w.id', 'ts.workspace_id')
-    .select([
-      'ts.id',
-      'ts.workspace_id',
-      'ts.revoked_at',
-      'w.url',
-      'w.honor_gpc',
-      'w.form_tracking',
-      'w.click_tracking',
-      'w.download_tracking',
-      'w.hostnames',
-      sql<string[]>`w.excluded_ip_ranges::text[]`.as('excluded_ip_ranges'),
-    ])
-    .where('ts.id', '=', id)
-    .executeTakeFirst();
+  // Asked by every server every few seconds per busy script: prepared (db/prepared.ts).
+  const [row] = await preparedRows(
+    db,
+    db
+      .selectFrom('tracking_scripts as ts')
+      .innerJoin('workspaces as w', 'w.id', 'ts.workspace_id')
+      .select([
+        'ts.id',
+        'ts.workspace_id',
+        'ts.revoked_at',
+        'w.url',
+        'w.honor_gpc',
+        'w.form_tracking',
+        'w.click_tracking',
+        'w.download_tracking',
+        'w.hostnames',
+        sql<string[]>`w.excluded_ip_ranges::text[]`.as('excluded_ip_ranges'),
+      ])
+      .where('ts.id', '=', id),
+  );
   if (!row) return undefined;
   return {
     id: row.id,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { PREPARED } from '../db/prepared.js';
 import type { Database, SessionTable } from '../db/schema.js';
 import { inTransaction, type Transaction } from '../db/transaction.js';
 import { queueForSegments } from '../segments/membership.js';
@@ -84,8 +85,10 @@ export function visitorLocks(visitors: string[]): string {
  */
 async function latestSessions(trx: Connection, visitors: string[]) {
   const split = visitors.map((key) => key.split(' ') as [string, string]);
-  const { rows } = await sql<Selectable<SessionTable>>`
-    SELECT DISTINCT ON (s.workspace_id, s.visitor_id) s.*
+  const { rows } = await sql<Omit<Selectable<SessionTable>, 'ended_notified'>>`${PREPARED}
+    SELECT DISTINCT ON (s.workspace_id, s.visitor_id) s.workspace_id, s.visitor_id, s.id,
+      s.started_at, s.ended_at, s.organisation_id, s.referrer, s.referrer_at, s.source,
+      s.country, s.state, s.city, s.latitude, s.longitude, s.browser, s.device_type, s.pageviews
     FROM sessions s
     JOIN unnest(${split.map(([w]) => w)}::uuid[], ${split.map(([, v]) => v)}::uuid[])
       AS k(workspace_id, visitor_id) USING (workspace_id, visitor_id)
@@ -180,10 +183,12 @@ async function writeSessionsAndEvents(
   );
   const tracked = attributed.filter((session) => delivering.get(session.workspaceId) === 'event');
   if (fresh.length === 0 && tracked.length === 0) {
-    await sql`WITH upserted AS (${upsertSessions}), ${queued} ${insertEvents}`.execute(trx);
+    await sql`${PREPARED}WITH upserted AS (${upsertSessions}), ${queued} ${insertEvents}`.execute(
+      trx,
+    );
     return [];
   }
-  const { rows: caused } = await sql<Candidate>`
+  const { rows: caused } = await sql<Candidate>`${PREPARED}
     WITH upserted AS (${upsertSessions}), ${queued},
     inserted AS (${insertEvents} RETURNING workspace_id, session_id, id, type)
     SELECT 'event.tracked' AS event, i.workspace_id AS "workspaceId",

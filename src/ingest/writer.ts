@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { recordContacts } from '../contacts/store.js';
+import { PREPARED } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import { inTransaction, type Transaction } from '../db/transaction.js';
 import { UNKNOWN_LOCATION } from '../identify/geo.js';
@@ -185,9 +186,9 @@ function phases(deps: WriterDeps): Phase[] {
         if (group.deliveries.length === 0 && views.length === 0) return;
         const db = await tx.db();
         if (group.deliveries.length > 0)
-          await enqueue(candidateValues(group.deliveries)).execute(db);
+          await sql`${PREPARED}${enqueue(candidateValues(group.deliveries))}`.execute(db);
         const alerts = [...group.deliveries.map((c) => ({ ...c, kind: c.event })), ...views];
-        await enqueueNotifications(alertValues(alerts)).execute(db);
+        await sql`${PREPARED}${enqueueNotifications(alertValues(alerts))}`.execute(db);
       },
     },
     {

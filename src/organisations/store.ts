@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
+import { PREPARED } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import type { Transaction } from '../db/transaction.js';
 import type { OrganisationIdentification } from '../identify/ip-ranges.js';
@@ -69,7 +70,7 @@ export async function ensureOrganisations(
     domain: string | null;
     id: string | null;
     created: boolean;
-  }>`
+  }>`${PREPARED}
     WITH wanted AS (
       SELECT * FROM unnest(${absent.map((a) => a.workspaceId)}::uuid[],
         ${absent.map((a) => a.domain)}::text[], ${absent.map((a) => a.name)}::text[],
