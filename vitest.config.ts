@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: `core` (the API, the collector, the database) and `dashboard` (the web
-// dashboard driven in Chromium). `npm test` runs both; CI's second pass, on the machine's
-// PostgreSQL instead of the embedded one, runs `core` only (the dashboard's pages do not
-// depend on which PostgreSQL answers).
+// Three projects: `core` (the API, the collector, the database, in this process),
+// `processes` (`*.process.test.ts`: tests that spawn Footfall's CLI or server, restart a
+// PostgreSQL of their own or build the app; slow, one file at a time is plenty) and
+// `dashboard` (the web dashboard driven in Chromium). `npm test` runs all three; CI's second
+// pass, on the machine's PostgreSQL instead of the embedded one, runs `core` and `processes`
+// (the dashboard's pages do not depend on which PostgreSQL answers). Tests mirror src/:
+// test/<folder>/ holds the tests of src/<folder>/.
 // The timeouts catch a hung test, they are not a speed check: with a benchmark running beside
 // the suite on two cores, a test of real processes, PostgreSQL and Chromium takes several
 // times as long as on a quiet machine. Tests that do assert a duration say so themselves.
@@ -19,8 +22,14 @@ export default defineConfig({
     reporters: ['default', './test/summary-reporter.ts'],
     projects: [
       {
-        test: { ...shared, name: 'core', include: ['test/**/*.test.ts'], exclude: ['test/web/**'] },
+        test: {
+          ...shared,
+          name: 'core',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/web/**', 'test/**/*.process.test.ts'],
+        },
       },
+      { test: { ...shared, name: 'processes', include: ['test/**/*.process.test.ts'] } },
       {
         test: {
           ...shared,
