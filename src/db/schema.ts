@@ -256,8 +256,9 @@ export interface EventTable {
   /**
    * Whether its session is attributed to an organisation (0023): given by the collector,
    * filled in from the session when left out, kept by a trigger when the session changes.
+   * Null only inside the statement that inserted it without one.
    */
-  attributed: ColumnType<boolean, boolean | null | undefined, boolean>;
+  attributed: ColumnType<boolean | null, boolean | null | undefined, boolean>;
 }
 
 export interface SegmentMemberTable {
@@ -482,6 +483,7 @@ export interface NotificationDeliveryTable {
   url: string | null;
   period_start: Date | null;
   period_end: Date | null;
+  /** What the alert needs beyond its columns (a digest's figures), as JSON. */
   data: unknown;
   payload: string | null;
   sent_to: Generated<string[]>;
