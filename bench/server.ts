@@ -2,12 +2,12 @@
 // bare endpoint that answers 204 to the same requests, in the same process.
 import { randomBytes } from 'node:crypto';
 import { buildApp } from '../src/app.js';
-import { loadKeys } from '../src/auth/keys.js';
-import { Tokens } from '../src/auth/tokens.js';
 import { createUser } from '../src/auth/users.js';
 import { loadConfig } from '../src/config.js';
 import { connect } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrate.js';
+import { loadKeys } from '../src/http/keys.js';
+import { Tokens } from '../src/http/tokens.js';
 import { upsertIpRanges } from '../src/identify/ip-ranges.js';
 import { checkFilters } from '../src/segments/filters.js';
 import { saveSegment } from '../src/segments/store.js';

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { Tokens } from './auth/tokens.js';
 import { createUser, findUserByEmail } from './auth/users.js';
 import type { Database } from './db/schema.js';
 import { inTransaction } from './db/transaction.js';
 import { demoAddress, demoDescription, demoLogo, demoPhone } from './demo-profiles.js';
 import { saveSiteProfile } from './enrich/site-store.js';
+import type { Tokens } from './http/tokens.js';
 import { upsertCompanies } from './identify/companies.js';
 import { upsertIpRanges } from './identify/ip-ranges.js';
 import type { TrackedEvent } from './ingest/body.js';

@@ -1,15 +1,15 @@
 import { Presets, SingleBar } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
-import { loadKeys } from './auth/keys.js';
 import { createLink, dropSetupLinks } from './auth/links.js';
 import { passwordProblem } from './auth/passwords.js';
-import { parseDuration, Tokens } from './auth/tokens.js';
 import { createUser, findUserByEmail, setPassword } from './auth/users.js';
 import { type EnrichOptions, enrich, enrichProblem } from './cli/enrich.js';
 import { type Config, ConfigError, DEFAULT_PORT, loadConfig, publicOrigin } from './config.js';
 import { type Db, openDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
 import { createDemo } from './demo.js';
+import { loadKeys } from './http/keys.js';
+import { parseDuration, Tokens } from './http/tokens.js';
 import { isUuid } from './http/validation.js';
 import { importCompanies } from './identify/import-companies.js';
 import { type ImportSummary, importIpRangesCsv } from './identify/import-ip-ranges.js';

@@ -1,13 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
-import { loadKeys } from './auth/keys.js';
 import { createLink } from './auth/links.js';
-import { Tokens } from './auth/tokens.js';
 import { countUsers } from './auth/users.js';
 import { type Config, publicOrigin } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
+import { loadKeys } from './http/keys.js';
+import { Tokens } from './http/tokens.js';
 import { defaultAsnDatabases, networkTable } from './identify/network-owner.js';
 import { mailServerName, mailServerProblem } from './mail/transport.js';
 

@@ -3,12 +3,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/app.js';
-import { loadKeys } from '../../src/auth/keys.js';
-import { Tokens } from '../../src/auth/tokens.js';
 import { createUser } from '../../src/auth/users.js';
 import { loadConfig } from '../../src/config.js';
 import { connect } from '../../src/db/connect.js';
 import { migrate } from '../../src/db/migrate.js';
+import { loadKeys } from '../../src/http/keys.js';
+import { Tokens } from '../../src/http/tokens.js';
 import { benchDatabase } from './database.js';
 
 /**

@@ -4,9 +4,9 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { HttpError, unauthorized } from '../http/errors.js';
+import type { Tokens } from '../http/tokens.js';
 import { type BrowserSession, findBrowserSession } from './browser-sessions.js';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, setSessionCookies } from './cookies.js';
-import type { Tokens } from './tokens.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 

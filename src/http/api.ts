@@ -2,12 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Keys } from '../auth/keys.js';
-import type { Tokens } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { Mailer } from '../mail/transport.js';
+import type { Keys } from './keys.js';
 import type { Resolver } from './outbound/address-guard.js';
+import type { Tokens } from './tokens.js';
 
 /** The Fastify instance every feature registers its routes on. */
 export type Api = FastifyInstance<

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { decodeJwt, jwtVerify, SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { isUuid } from '../http/validation.js';
+import { isUuid } from './validation.js';
 
 const ISSUER = 'footfall';
 

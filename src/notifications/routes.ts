@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { decrypt } from '../auth/keys.js';
 import { type Allowance, spend } from '../http/allowances.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { userOf } from '../http/auth.js';
 import { notFound, unprocessable } from '../http/errors.js';
+import { decrypt } from '../http/keys.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, Message, WorkspaceParams, Wrapped } from '../http/schemas.js';
 import { mailBudget } from '../mail/budget.js';

@@ -1,6 +1,6 @@
-import { encrypt } from '../auth/keys.js';
 import { EMAIL_PROBLEM, isEmailAddress } from '../http/email-address.js';
 import { type FieldErrors, unprocessable } from '../http/errors.js';
+import { encrypt } from '../http/keys.js';
 import {
   publicAddressesOf,
   type Resolver,

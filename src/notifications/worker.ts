@@ -1,7 +1,7 @@
 import { type Kysely, sql, type UpdateObject } from 'kysely';
-import { decrypt } from '../auth/keys.js';
 import { type Config, publicOrigin } from '../config.js';
 import type { Database } from '../db/schema.js';
+import { decrypt } from '../http/keys.js';
 import type { Resolver } from '../http/outbound/address-guard.js';
 import type { Mailer } from '../mail/transport.js';
 import { deadline, startDeliveryLoop } from '../outbox/delivery-loop.js';

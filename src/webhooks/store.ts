@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { decrypt, encrypt } from '../auth/keys.js';
 import type { Database } from '../db/schema.js';
+import { decrypt, encrypt } from '../http/keys.js';
 import type { WebhookEvent } from './outbox.js';
 
 export interface WebhookConfig {

@@ -5,13 +5,13 @@ import path from 'node:path';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { loadKeys } from '../../src/auth/keys.js';
-import { Tokens } from '../../src/auth/tokens.js';
 import { createUser } from '../../src/auth/users.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { connect, type Db } from '../../src/db/connect.js';
 import { migrate } from '../../src/db/migrate.js';
 import type { Api, AppDeps } from '../../src/http/api.js';
+import { loadKeys } from '../../src/http/keys.js';
+import { Tokens } from '../../src/http/tokens.js';
 
 /** A database of its own for one test file, on the run's PostgreSQL server. */
 export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {

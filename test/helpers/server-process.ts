@@ -3,11 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { loadKeys } from '../../src/auth/keys.js';
-import { Tokens } from '../../src/auth/tokens.js';
 import { createUser } from '../../src/auth/users.js';
 import { loadConfig } from '../../src/config.js';
 import { connect, type Db } from '../../src/db/connect.js';
+import { loadKeys } from '../../src/http/keys.js';
+import { Tokens } from '../../src/http/tokens.js';
 import { createTestDatabase } from './app.js';
 import {
   type Finished,

@@ -2,8 +2,8 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadKeys } from '../../src/auth/keys.js';
 import { loadConfig } from '../../src/config.js';
+import { loadKeys } from '../../src/http/keys.js';
 import { createTestDatabase } from '../helpers/app.js';
 import { freePort, killStragglers, runFootfall } from '../helpers/process.js';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { Tokens } from '../../src/auth/tokens.js';
 import { connect } from '../../src/db/connect.js';
+import { Tokens } from '../../src/http/tokens.js';
 import { upsertIpRanges } from '../../src/identify/ip-ranges.js';
 import { digestOf, sendDueDigests } from '../../src/notifications/digests.js';
 import { client, type TestApp } from '../helpers/app.js';
