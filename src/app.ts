@@ -16,6 +16,7 @@ import { Contact } from './contacts/schemas.js';
 import { customFieldRoutes } from './custom-fields/routes.js';
 import { CustomField, CustomFieldValue } from './custom-fields/schemas.js';
 import { DatabaseOutage } from './db/outage.js';
+import { demoRoutes } from './demo/routes.js';
 import { exportRoutes } from './exports/routes.js';
 import type { Api, AppDeps } from './http/api.js';
 import { clientNetwork } from './http/client-address.js';
@@ -218,6 +219,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     accountRoutes(api, deps, mailer);
     tokenRoutes(api, deps);
     workspaceRoutes(api, deps);
+    demoRoutes(api, deps);
     installationRoutes(api, deps);
     customFieldRoutes(api, deps);
     segmentRoutes(api, deps);

@@ -7,7 +7,7 @@ import { type EnrichOptions, enrich, enrichProblem } from './cli/enrich.js';
 import { type Config, ConfigError, DEFAULT_PORT, loadConfig, publicOrigin } from './config.js';
 import { type Db, openDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
-import { createDemo } from './demo.js';
+import { createDemo } from './demo/create.js';
 import { loadKeys } from './http/keys.js';
 import { parseDuration, Tokens } from './http/tokens.js';
 import { isUuid } from './http/validation.js';

@@ -1,6 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { createDemoWorkspace } from '../demo.js';
-import { spend } from '../http/allowances.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { userOf } from '../http/auth.js';
 import { type FieldErrors, fieldError, notFound, unprocessable } from '../http/errors.js';
@@ -31,7 +29,6 @@ import { defaultWorkspaceName, parseSiteUrl } from './site-url.js';
 import {
   addAvailableTag,
   createWorkspace,
-  findWorkspace,
   listWorkspaces,
   unlinkWorkspace,
   updateFilters,
@@ -40,9 +37,6 @@ import {
 } from './store.js';
 
 const tags = ['Workspaces'];
-// Each demo is 30 days of visits written at once: a few a day are plenty to look around,
-// and counting those made (not those kept) stops delete-and-remake loops.
-const DEMO_PER_DAY = 5;
 const PROBLEM: Record<string, string> = {
   excluded_ip_ranges: 'an IP address or CIDR range',
   hostnames: 'a hostname, *.domain or *',
@@ -93,42 +87,6 @@ export function workspaceRoutes(app: Api, deps: AppDeps): void {
         name: request.body.name?.trim() || defaultWorkspaceName(url),
         usageLimit: deps.config.defaultUsageLimit,
       });
-      reply.status(201);
-      return { success: true, data: presentWorkspace(row, base(request)) };
-    },
-  );
-
-  app.post(
-    '/v1/workspaces/demo',
-    {
-      schema: {
-        tags,
-        summary:
-          'Create a workspace of your own filled with demo data (synthetic companies and visits)',
-        description: `At most ${DEMO_PER_DAY} made per user in any 24 hours, deleted ones included; beyond it 429 with Retry-After, and the message says when another can be made.`,
-        response: { 201: Wrapped(WorkspaceRef), ...errorResponses(401, 429) },
-      },
-    },
-    async (request, reply) => {
-      const userId = userOf(request);
-      await spend(deps.db, [
-        {
-          scope: 'demo:user',
-          subjectId: userId,
-          amount: 1,
-          limit: DEMO_PER_DAY,
-          windowSeconds: 86_400,
-          rule: `You can make at most ${DEMO_PER_DAY} demo workspaces a day, deleted ones included`,
-          unit: 'demo workspaces',
-        },
-      ]);
-      const demo = await createDemoWorkspace(deps.db, userId, {
-        days: 30,
-        idleMs: deps.config.sessionIdleSeconds * 1000,
-        usageLimit: deps.config.defaultUsageLimit,
-      });
-      const row = await findWorkspace(deps.db, userId, demo.workspaceId);
-      if (!row) throw notFound('Workspace not found.');
       reply.status(201);
       return { success: true, data: presentWorkspace(row, base(request)) };
     },

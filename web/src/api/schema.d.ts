@@ -1673,66 +1673,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/workspaces/demo": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create a workspace of your own filled with demo data (synthetic companies and visits)
-         * @description At most 5 made per user in any 24 hours, deleted ones included; beyond it 429 with Retry-After, and the message says when another can be made.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: components["schemas"]["Workspace"];
-                        };
-                    };
-                };
-                /** @description Every error answer (contract §2). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error answer (contract §2). */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/workspaces/{uuid}": {
         parameters: {
             query?: never;
@@ -2576,6 +2516,66 @@ export interface paths {
                 };
                 /** @description Every error answer (contract §2). */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspaces/demo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a workspace of your own filled with demo data (synthetic companies and visits)
+         * @description At most 5 made per user in any 24 hours, deleted ones included; beyond it 429 with Retry-After, and the message says when another can be made.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            data: components["schemas"]["Workspace"];
+                        };
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };

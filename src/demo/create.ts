@@ -1,18 +1,18 @@
 import type { Kysely } from 'kysely';
-import { createUser, findUserByEmail } from './auth/users.js';
-import type { Database } from './db/schema.js';
-import { inTransaction } from './db/transaction.js';
-import { demoAddress, demoDescription, demoLogo, demoPhone } from './demo-profiles.js';
-import { saveSiteProfile } from './enrich/site-store.js';
-import type { Tokens } from './http/tokens.js';
-import { upsertCompanies } from './identify/companies.js';
-import { upsertIpRanges } from './identify/ip-ranges.js';
-import type { TrackedEvent } from './ingest/body.js';
-import type { VisitEvent } from './ingest/sessionizer.js';
-import { storeEvents } from './ingest/store.js';
-import { ensureOrganisations, organisationKey } from './organisations/store.js';
-import { deleteWorkspace } from './workspaces/purge.js';
-import { createWorkspace } from './workspaces/store.js';
+import { createUser, findUserByEmail } from '../auth/users.js';
+import type { Database } from '../db/schema.js';
+import { inTransaction } from '../db/transaction.js';
+import { saveSiteProfile } from '../enrich/site-store.js';
+import type { Tokens } from '../http/tokens.js';
+import { upsertCompanies } from '../identify/companies.js';
+import { upsertIpRanges } from '../identify/ip-ranges.js';
+import type { TrackedEvent } from '../ingest/body.js';
+import type { VisitEvent } from '../ingest/sessionizer.js';
+import { storeEvents } from '../ingest/store.js';
+import { ensureOrganisations, organisationKey } from '../organisations/store.js';
+import { deleteWorkspace } from '../workspaces/purge.js';
+import { createWorkspace } from '../workspaces/store.js';
+import { demoAddress, demoDescription, demoLogo, demoPhone } from './profiles.js';
 
 // Synthetic but plausible: companies in documentation address ranges (RFC 5737, RFC 3849),
 // so nothing here can be mistaken for a real network.

@@ -1,4 +1,4 @@
-import type { Address } from './db/schema.js';
+import type { Address } from '../db/schema.js';
 
 /*
  * The demo companies' profiles beyond name, industry and size: a logo, a description, an

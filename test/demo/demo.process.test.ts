@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { person } from './accounts/helpers.js';
-import { client, startTestApp, type TestApp } from './helpers/app.js';
-import { runFootfall } from './helpers/process.js';
+import { person } from '../accounts/helpers.js';
+import { client, startTestApp, type TestApp } from '../helpers/app.js';
+import { runFootfall } from '../helpers/process.js';
 
 let t: TestApp;
 beforeAll(async () => {
