@@ -5,7 +5,6 @@ import { getDomain } from 'tldts';
 import { PREPARED, preparedRows } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import { isEmailAddress } from '../http/email-address.js';
-import type { TrackedEvent } from '../ingest/body.js';
 import { queueForSegments } from '../segments/membership.js';
 import type { OrganisationHint } from './ip-ranges.js';
 import type { Resolver } from './resolver.js';
@@ -43,8 +42,17 @@ export interface EmailSighting {
   traits: Record<string, unknown>;
 }
 
+/**
+ * What identification reads of a tracked event: its type and its data (ingest's events fit;
+ * identify/ keeps its own type so it does not import the collector).
+ */
+export interface SeenEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
 /** Email addresses a request gives: `identify()` calls and email fields of submitted forms. */
-export function emailSightings(events: TrackedEvent[]): EmailSighting[] {
+export function emailSightings(events: readonly SeenEvent[]): EmailSighting[] {
   const found: EmailSighting[] = [];
   for (const event of events) {
     if (event.type === 'identify') {
@@ -64,7 +72,7 @@ export function emailSightings(events: TrackedEvent[]): EmailSighting[] {
     .filter((sighting) => isEmailAddress(sighting.email));
 }
 
-export const emailsOf = (events: TrackedEvent[]): string[] =>
+export const emailsOf = (events: readonly SeenEvent[]): string[] =>
   emailSightings(events).map((sighting) => sighting.email);
 
 export interface Identification extends OrganisationHint {

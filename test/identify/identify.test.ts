@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessDomain, emailsOf } from '../../src/identify/identity.js';
 import { upsertIpRanges } from '../../src/identify/ip-ranges.js';
+import type { TrackedEvent } from '../../src/ingest/body.js';
 import { client, startTestApp, type TestApp } from '../helpers/app.js';
 import { collector, pageview, visit } from '../helpers/collect.js';
 
@@ -29,28 +30,28 @@ describe('businessDomain', () => {
 
   it('finds emails in identify calls and in email fields of submitted forms only', () => {
     const at = new Date();
-    expect(
-      emailsOf([
-        { type: 'identify', ts: at, url: 'u', data: { email: 'a@acme.com' } },
-        {
-          type: 'form_submit',
-          ts: at,
-          url: 'u',
-          data: {
-            fields: [
-              { name: 'work_email', value: 'b@acme.com' },
-              { name: 'note', value: 'c@acme.com' },
-            ],
-          },
+    // As the collector hands them over: whole tracked events.
+    const events: TrackedEvent[] = [
+      { type: 'identify', ts: at, url: 'u', data: { email: 'a@acme.com' } },
+      {
+        type: 'form_submit',
+        ts: at,
+        url: 'u',
+        data: {
+          fields: [
+            { name: 'work_email', value: 'b@acme.com' },
+            { name: 'note', value: 'c@acme.com' },
+          ],
         },
-        {
-          type: 'form_abandon',
-          ts: at,
-          url: 'u',
-          data: { fields: [{ name: 'email', value: 'd@acme.com' }] },
-        },
-      ]),
-    ).toEqual(['a@acme.com', 'b@acme.com']);
+      },
+      {
+        type: 'form_abandon',
+        ts: at,
+        url: 'u',
+        data: { fields: [{ name: 'email', value: 'd@acme.com' }] },
+      },
+    ];
+    expect(emailsOf(events)).toEqual(['a@acme.com', 'b@acme.com']);
   });
 });
 
