@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { Allowance } from '../http/allowances.js';
+import type { Allowance } from './allowances.js';
 
 /** Who makes the server send how many e-mails, in which workspace. */
 export interface MailUse {
