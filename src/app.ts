@@ -41,6 +41,7 @@ import { unsubscribeRoutes } from './notifications/unsubscribe.js';
 import { organisationRoutes } from './organisations/routes.js';
 import { Organisation } from './organisations/schemas.js';
 import { FiltersSchema } from './segments/filters.js';
+import { markSegmentsStale, refreshOrganisations } from './segments/membership.js';
 import { Segment, SegmentWithFilters, segmentRoutes } from './segments/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { Session, SessionEvent } from './sessions/schemas.js';
@@ -221,7 +222,11 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     workspaceRoutes(api, deps);
     demoRoutes(api, deps);
     installationRoutes(api, deps);
-    customFieldRoutes(api, deps);
+    // Segments evaluate conditions on custom fields: they are told of changes.
+    customFieldRoutes(api, deps, {
+      fieldsChanged: markSegmentsStale,
+      valuesChanged: refreshOrganisations,
+    });
     segmentRoutes(api, deps);
     sessionRoutes(api, deps);
     statsRoutes(api, deps);

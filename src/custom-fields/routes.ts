@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import type { Api, AppDeps } from '../http/api.js';
 import { fieldError, notFound, unprocessable } from '../http/errors.js';
 import { errorResponses, Message, WorkspaceParams, Wrapped } from '../http/schemas.js';
-import { markSegmentsStale } from '../segments/membership.js';
 import { requireWorkspace } from '../workspaces/access.js';
+import type { CustomFieldListeners } from './listeners.js';
 import { isProfileKey, readOnlyProblem } from './profile.js';
 import { checkRulesAndOptions } from './rules.js';
 import { CreateCustomFieldBody, CustomField, KeyParams, UpdateCustomFieldBody } from './schemas.js';
@@ -21,7 +21,7 @@ import { customValueRoutes } from './value-routes.js';
 const tags = ['Custom fields'];
 const CustomFieldRef = Type.Ref(CustomField);
 
-export function customFieldRoutes(app: Api, deps: AppDeps): void {
+export function customFieldRoutes(app: Api, deps: AppDeps, listeners: CustomFieldListeners): void {
   app.get(
     '/v1/workspaces/:workspaceUuid/custom-fields',
     {
@@ -132,12 +132,12 @@ export function customFieldRoutes(app: Api, deps: AppDeps): void {
       if (field.is_system) throw fieldError('key', 'System fields cannot be deleted.');
       await deleteCustomField(deps.db, workspace.id, field.key);
       // Segments naming the field lose its values: computed again by the segment worker.
-      await markSegmentsStale(deps.db, workspace.id);
+      await listeners.fieldsChanged(deps.db, workspace.id);
       return { success: true, message: 'Custom field deleted.' };
     },
   );
 
-  customValueRoutes(app, deps);
+  customValueRoutes(app, deps, listeners);
 }
 
 async function requireField(deps: AppDeps, workspaceId: string, key: string) {

@@ -6,8 +6,8 @@ import { type FieldErrors, fieldError, notFound, unprocessable } from '../http/e
 import { errorResponses, Wrapped } from '../http/schemas.js';
 import { loadOrganisations } from '../organisations/read.js';
 import { Organisation } from '../organisations/schemas.js';
-import { refreshOrganisations } from '../segments/membership.js';
 import { requireWorkspace } from '../workspaces/access.js';
+import type { CustomFieldListeners } from './listeners.js';
 import { presentProfile, presentValue } from './present.js';
 import { isProfileKey, readOnlyProblem } from './profile.js';
 import {
@@ -35,7 +35,7 @@ const ValueRef = Type.Ref(CustomFieldValue);
 const KEY = new RegExp(KEY_PATTERN);
 
 /** An organisation's custom-field values (contract §8 and §13). */
-export function customValueRoutes(app: Api, deps: AppDeps): void {
+export function customValueRoutes(app: Api, deps: AppDeps, listeners: CustomFieldListeners): void {
   app.get(
     '/v1/workspaces/:workspaceUuid/organisations/:organisationUuid/custom-fields',
     {
@@ -85,7 +85,7 @@ export function customValueRoutes(app: Api, deps: AppDeps): void {
         const set = await setCustomValues(trx, workspace.id, organisationId, [
           { key, value: checked.value },
         ]);
-        await refreshOrganisations(trx, workspace.id, [organisationId]);
+        await listeners.valuesChanged(trx, workspace.id, [organisationId]);
         return presentValue(field, checked.value, set.get(key) as Date);
       });
     },
@@ -135,7 +135,7 @@ export function customValueRoutes(app: Api, deps: AppDeps): void {
         // Thrown inside the transaction: the fields defined above are rolled back too.
         refuse(errors);
         const set = await setCustomValues(trx, workspace.id, organisationId, checked);
-        await refreshOrganisations(trx, workspace.id, [organisationId]);
+        await listeners.valuesChanged(trx, workspace.id, [organisationId]);
         return checked.map(({ key, value }) =>
           presentValue(fields.get(key) as CustomFieldRow, value, set.get(key) as Date),
         );
@@ -169,7 +169,7 @@ export function customValueRoutes(app: Api, deps: AppDeps): void {
           throw fieldError('value', 'The value is required and cannot be cleared.');
         }
         await clearCustomValue(trx, workspace.id, organisationId, field.key);
-        await refreshOrganisations(trx, workspace.id, [organisationId]);
+        await listeners.valuesChanged(trx, workspace.id, [organisationId]);
       });
       const [organisation] = await loadOrganisations(deps.db, workspace.id, [organisationId]);
       if (!organisation) throw notFound('Organisation not found.');
