@@ -9,7 +9,7 @@ import type pg from 'pg';
  * time (its values travel as arrays), yet PostgreSQL parsed and planned it anew each time:
  * on the benchmark, planning took longer than running for the visitor's identity (0.17 ms
  * against 0.01 ms, every request) and about as long for the group write's statements
- * (docs/performance.md, "Prepared statements"). A statement marked here is sent as a named
+ * (docs/performance.md, "Collector after finding companies"). A statement marked here is sent as a named
  * prepared statement: each connection parses it once, and PostgreSQL keeps its plan
  * (a generic one once it costs no more than planning for the values).
  *
@@ -31,7 +31,7 @@ export async function preparedRows<DB, R>(db: Kysely<DB>, query: Compilable<R>):
 
 const names = new Map<string, string>();
 
-/** A name for a text, the same in every process (so logs and pg_stat_statements agree). */
+/** A name for a text, the same for the same text in every process. */
 function statementName(text: string): string {
   let name = names.get(text);
   if (!name) {
