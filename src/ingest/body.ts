@@ -58,7 +58,8 @@ const RawEvent = Type.Object({
 
 const uuid = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
-const CollectBody = Type.Object({
+/** The body of POST /t/collect (contract §5), for the API reference and the check below. */
+export const CollectBody = Type.Object({
   tracking_script_id: Type.String({ minLength: 1, maxLength: 64 }),
   anonymous_id: Type.String({ pattern: uuid }),
   session_uuid: Type.String({ pattern: uuid }),

@@ -1,11 +1,13 @@
 import rateLimit from '@fastify/rate-limit';
+import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DatabaseOutage } from '../db/outage.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { clientIp, clientNetwork } from '../http/client-address.js';
 import { badRequest, HttpError, notFound } from '../http/errors.js';
 import { rateLimits } from '../http/rate-limits.js';
-import { MAX_BODY_BYTES, parseCollectBody } from './body.js';
+import { errorResponses } from '../http/schemas.js';
+import { CollectBody, MAX_BODY_BYTES, MAX_EVENTS, parseCollectBody } from './body.js';
 import type { Collector } from './collector.js';
 
 const anyOrigin = (reply: FastifyReply) => reply.header('access-control-allow-origin', '*');
@@ -72,7 +74,26 @@ export async function collectorRoutes(
       bodyLimit: MAX_BODY_BYTES,
       onRequest: async (_request, reply) => void anyOrigin(reply),
       preHandler: limits,
-      ...beacon,
+      config: { crossOrigin: true },
+      schema: {
+        tags: ['Collector'],
+        summary: "Record a visit's events (the tracking script sends them; no token)",
+        description:
+          'The tracking script posts here as text/plain (no CORS preflight) or JSON, from any ' +
+          'origin. 202 only once the events are committed. One bad value refuses the whole ' +
+          `batch (400); at most ${MAX_EVENTS} events and ${MAX_BODY_BYTES / 1024} KB (413). ` +
+          'Unknown script 404, unlinked 410; 503 with Retry-After when the events could not ' +
+          'be stored: send them again.',
+        security: [],
+        body: CollectBody,
+        response: {
+          202: Type.Object({ accepted: Type.Integer({ minimum: 0 }) }),
+          ...errorResponses(400, 404, 410, 413, 429, 503),
+        },
+      },
+      // The body is checked by parseCollectBody, whose messages name the field and which
+      // refuses a whole batch on one bad value; the schema above documents it.
+      validatorCompiler: () => () => true,
     },
     async (request, reply) => {
       const collected = parseCollectBody(request.body, new Date());

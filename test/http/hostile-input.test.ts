@@ -144,6 +144,12 @@ function baselineBody(method: string, template: string, key: string): unknown {
   const byOperation: Record<string, unknown> = {
     'POST /v1/me/tokens': { name: 'Hostile', expires_in_days: 1 },
     'POST /v1/workspaces/demo': {},
+    'POST /t/collect': {
+      tracking_script_id: script,
+      anonymous_id: '6f1c2a4e-8b3d-4e5f-9a7b-1c2d3e4f5a6b',
+      session_uuid: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+      events: [{ type: 'pageview', ts: Date.UTC(2026, 10, 26), url: 'https://acme.example/' }],
+    },
     'POST /v1/workspaces': { url: 'https://other.example', name: 'Other' },
     'PATCH /v1/workspaces/{uuid}': { usage_limit: 100 },
     'PATCH /v1/workspaces/{workspaceUuid}/tracker-features': { form_tracking: true },

@@ -62,6 +62,7 @@ const EXPECTED_ROUTES = {
   '/v1/workspaces/{workspaceUuid}/notifications/{ruleUuid}/test': ['post'],
   '/v1/workspaces/{workspaceUuid}/notifications/{ruleUuid}/deliveries': ['get'],
   '/spotter/v1/{trackingScriptId}': ['get'],
+  '/t/collect': ['post'],
 };
 
 describe('/openapi.json', () => {

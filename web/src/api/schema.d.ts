@@ -1,5 +1,133 @@
 // Generated from /openapi.json by test/web/api-types.test.ts; do not edit.
 export interface paths {
+    "/t/collect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a visit's events (the tracking script sends them; no token)
+         * @description The tracking script posts here as text/plain (no CORS preflight) or JSON, from any origin. 202 only once the events are committed. One bad value refuses the whole batch (400); at most 100 events and 64 KB (413). Unknown script 404, unlinked 410; 503 with Retry-After when the events could not be stored: send them again.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        tracking_script_id: string;
+                        anonymous_id: string;
+                        session_uuid: string;
+                        events: {
+                            type: "pageview" | "page_leave" | "form_submit" | "form_abandon" | "click" | "download" | "custom" | "identify";
+                            ts: string | number;
+                            url: string;
+                            referrer?: string;
+                            title?: string;
+                            time_on_page?: number;
+                            form_id?: string;
+                            form_name?: string;
+                            time_spent?: number;
+                            fields?: {
+                                name: string;
+                                value: unknown;
+                            }[];
+                            href?: string;
+                            text?: string;
+                            name?: string;
+                            properties?: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                            email?: string;
+                            traits?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            accepted: number;
+                        };
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/spotter/v1/{trackingScriptId}": {
         parameters: {
             query?: never;
