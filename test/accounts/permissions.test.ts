@@ -125,6 +125,8 @@ const NOT_IN_A_WORKSPACE = new Set([
   'GET /v1/workspaces',
   'POST /v1/workspaces',
   'POST /v1/workspaces/demo',
+  // The tracking script's: no token, no member; its script id names the workspace.
+  'POST /t/collect',
   'GET /radar/operator/v1/webhooks',
   'PATCH /radar/operator/v1/webhooks',
   'GET /radar/operator/v1/webhooks/deliveries',
