@@ -74,7 +74,7 @@ export async function collectorRoutes(
       bodyLimit: MAX_BODY_BYTES,
       onRequest: async (_request, reply) => void anyOrigin(reply),
       preHandler: limits,
-      config: { crossOrigin: true },
+      config: beacon.config,
       schema: {
         tags: ['Collector'],
         summary: "Record a visit's events (the tracking script sends them; no token)",
