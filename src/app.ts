@@ -40,6 +40,7 @@ import { notificationRoutes } from './notifications/routes.js';
 import { unsubscribeRoutes } from './notifications/unsubscribe.js';
 import { organisationRoutes } from './organisations/routes.js';
 import { Organisation } from './organisations/schemas.js';
+import { interestOf } from './outbox/events.js';
 import { FiltersSchema } from './segments/filters.js';
 import { markSegmentsStale, refreshOrganisations } from './segments/membership.js';
 import { Segment, SegmentWithFilters, segmentRoutes } from './segments/routes.js';
@@ -47,6 +48,7 @@ import { sessionRoutes } from './sessions/routes.js';
 import { Session, SessionEvent } from './sessions/schemas.js';
 import { spotterRoutes } from './spotter/routes.js';
 import { statsRoutes } from './stats/routes.js';
+import { SUBSCRIBERS } from './subscribers.js';
 import { trackerRoutes } from './tracker/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { installationRoutes } from './workspaces/installation.js';
@@ -171,7 +173,9 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
   });
 
   // Failures of the background lookups, never with a visitor's address in them.
-  const collector = await createCollector(config, deps.db, (message) => app.log.warn(message));
+  const collector = await createCollector(config, deps.db, interestOf(SUBSCRIBERS), (message) =>
+    app.log.warn(message),
+  );
   // Acknowledged events are committed before the database pool closes.
   app.addHook('onClose', () => collector.flush());
   app.get(

@@ -12,11 +12,12 @@ import type { Api, AppDeps } from './http/api.js';
 import { configuredDns } from './http/outbound/dns.js';
 import { createMailer } from './mail/transport.js';
 import { sendDueDigests } from './notifications/digests.js';
-import { startNotificationWorker } from './notifications/worker.js';
+import { FAN_OUT_BATCH, fanOut } from './outbox/events.js';
 import { runRetentionIfDue } from './privacy/retention.js';
 import { queueDomainForSegments } from './segments/membership.js';
 import { runSegmentWorker } from './segments/worker.js';
-import { startDeliveryWorker } from './webhooks/worker.js';
+import { recordEndedSessions } from './sessions/ended.js';
+import { SUBSCRIBERS } from './subscribers.js';
 import { purgeDeletedWorkspace } from './workspaces/purge.js';
 
 interface Stoppable {
@@ -53,40 +54,39 @@ export function backgroundJobs(
     help: 'Segments skipped because they could not be evaluated (marked, tried again later)',
     registers: [registry],
   });
-  // Alerts by e-mail: the app's mailer when given (tests), else one through SMTP_URL.
+  // Mail of subscribers (alerts): the app's mailer when given (tests), else SMTP_URL's.
   const notificationMailer = deps.mailer ?? createMailer(config);
   return [
     {
-      name: 'webhook-deliveries',
-      everyMs: 500,
-      start: (everyMs) =>
-        startDeliveryWorker(
-          {
-            db,
-            config,
-            encryptionKey: deps.keys.encryption,
-            resolve: deps.resolve,
-            log: workerFailed,
-          },
-          everyMs,
-        ),
+      // Ended sessions become events, then every event becomes its subscribers' deliveries
+      // (one statement per batch, SKIP LOCKED, so every server may run it).
+      name: 'outbox',
+      everyMs: 250,
+      run: async (stopping) => {
+        await recordEndedSessions(db, config.sessionIdleSeconds);
+        while ((await fanOut(db, SUBSCRIBERS)) === FAN_OUT_BATCH && !stopping());
+      },
     },
-    {
-      name: 'notification-deliveries',
-      everyMs: 500,
-      start: (everyMs) =>
-        startNotificationWorker(
-          {
-            db,
-            config,
-            encryptionKey: deps.keys.encryption,
-            mailer: notificationMailer,
-            resolve: deps.resolve,
-            log: workerFailed,
-          },
-          everyMs,
-        ),
-    },
+    // Each subscriber's deliveries, on the shared delivery loop: it keeps deliveries in
+    // flight between rounds, so it schedules itself.
+    ...SUBSCRIBERS.map(
+      (subscriber): Job => ({
+        name: `${subscriber.name}-deliveries`,
+        everyMs: 500,
+        start: (everyMs) =>
+          subscriber.start(
+            {
+              db,
+              config,
+              encryptionKey: deps.keys.encryption,
+              mailer: notificationMailer,
+              resolve: deps.resolve,
+              log: workerFailed,
+            },
+            everyMs,
+          ),
+      }),
+    ),
     {
       // Every minute on every server; each digest period is sent once (digest_periods).
       name: 'digests',
@@ -178,7 +178,7 @@ export function backgroundJobs(
               const expired = await runRetentionIfDue(db, config.retentionDays);
               if (expired) {
                 log.info(
-                  `retention: deleted ${expired.sessions} sessions, ${expired.events} events and ${expired.webhook_deliveries} webhook deliveries older than ${config.retentionDays} days`,
+                  `retention: deleted ${expired.sessions} sessions, ${expired.events} events and ${expired.deliveries} deliveries older than ${config.retentionDays} days`,
                 );
               }
             },

@@ -22,6 +22,7 @@ import * as scriptLocks from './migrations/0020_script_locks.js';
 import * as companySites from './migrations/0021_company_sites.js';
 import * as lookupCaches from './migrations/0022_lookup_caches.js';
 import * as matchRate from './migrations/0023_match_rate.js';
+import * as outboxEvents from './migrations/0024_outbox_events.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '0021_company_sites': companySites,
   '0022_lookup_caches': lookupCaches,
   '0023_match_rate': matchRate,
+  '0024_outbox_events': outboxEvents,
 };
 
 /**

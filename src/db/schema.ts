@@ -45,6 +45,7 @@ export interface Database {
   allowance_uses: AllowanceUseTable;
   rdap_networks: RdapNetworkTable;
   rdap_autnums: RdapAutnumTable;
+  outbox_events: OutboxEventTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -551,4 +552,17 @@ export interface RdapAutnumTable {
   domain: string | null;
   judged: Json<Record<string, unknown>>;
   fetched_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** A domain event on its way to the subscribers (migration 0024); fanned out and deleted. */
+export interface OutboxEventTable {
+  id: Generated<string>;
+  kind: string;
+  workspace_id: string;
+  organisation_id: string | null;
+  session_id: string | null;
+  event_id: string | null;
+  segment_id: string | null;
+  url: string | null;
+  created_at: Generated<Date>;
 }

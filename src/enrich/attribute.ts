@@ -2,10 +2,9 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import type { OrganisationHint } from '../identify/ip-ranges.js';
-import { alertValues, enqueueNotifications } from '../notifications/outbox.js';
 import { ensureOrganisations, organisationKey } from '../organisations/store.js';
+import { type DomainEvent, eventValues, recordEvents } from '../outbox/events.js';
 import { queueForSegments } from '../segments/membership.js';
-import { type Candidate, candidateValues, enqueue } from '../webhooks/outbox.js';
 
 /** A visitor whose visit waited for a lookup. */
 export interface WaitingVisitor {
@@ -80,17 +79,12 @@ export async function attributeLate(
         ${queueForSegments(sql`SELECT workspace_id, organisation_id FROM updated`)}
       )
       SELECT count(*)::int AS sessions FROM updated`.execute(db);
-    const identified: Candidate[] = found.created.map(({ workspaceId, id }) => ({
-      event: 'organisation.identified',
+    const identified: DomainEvent[] = found.created.map(({ workspaceId, id }) => ({
+      kind: 'organisation.identified',
       workspaceId,
       organisationId: id,
     }));
-    if (identified.length > 0) {
-      await enqueue(candidateValues(identified)).execute(db);
-      await enqueueNotifications(
-        alertValues(identified.map((c) => ({ ...c, kind: c.event }))),
-      ).execute(db);
-    }
+    if (identified.length > 0) await recordEvents(eventValues(identified)).execute(db);
     return rows[0]?.sessions ?? 0;
   });
   remember();

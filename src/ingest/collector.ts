@@ -21,8 +21,7 @@ import {
   networkOwnerResolver,
 } from '../identify/network-owner.js';
 import { ipRangeResolver, type Resolver, resolveOrganisation } from '../identify/resolver.js';
-import { alertsWanted } from '../notifications/store.js';
-import { deliveryMode as operatorDeliveryMode } from '../webhooks/outbox.js';
+import type { Interest } from '../outbox/events.js';
 import type { Collected } from './body.js';
 import { type DropReason, ingestMetrics } from './metrics.js';
 import { type IngestContext, ingestSteps, runPipeline } from './pipeline.js';
@@ -74,7 +73,12 @@ function networkResolvers(
 type Log = (message: string) => void;
 
 /** The collector's parts: script lookup, the pipeline, metrics and the group-commit writer. */
-export async function createCollector(config: Config, db: Kysely<Database>, log: Log = () => {}) {
+export async function createCollector(
+  config: Config,
+  db: Kysely<Database>,
+  interest: (db: Kysely<Database>, workspaceId: string) => Promise<Interest | null>,
+  log: Log = () => {},
+) {
   const geo = await GeoLocator.open(config.geoipCityDb ?? defaultCityDatabases());
   const identities = new Identities(db);
   const metrics = ingestMetrics();
@@ -86,17 +90,12 @@ export async function createCollector(config: Config, db: Kysely<Database>, log:
   ];
   const steps = ingestSteps(geo, resolvers);
   const scripts = new ScriptDirectory(db);
-  // The delivery mode of a workspace's operator (null: off); a change applies within 5 s.
-  // A workspace with alert rules needs the same new-session candidates (notifications/).
-  const deliveryMode = cachedLookup(
-    async (workspaceId) =>
-      (await operatorDeliveryMode(db, workspaceId)) ??
-      ((await alertsWanted(db, workspaceId)) ? 'session' : null),
-    {
-      max: 10_000,
-      ttlMs: 5_000,
-    },
-  );
+  // What the workspace's subscribers want recorded (null: nothing); a change applies
+  // within 5 s.
+  const deliveryMode = cachedLookup((workspaceId) => interest(db, workspaceId), {
+    max: 10_000,
+    ttlMs: 5_000,
+  });
   const tally = new IngestTally(db, config.ingestTallyMs);
   const idleMs = config.sessionIdleSeconds * 1000;
 

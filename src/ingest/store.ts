@@ -3,8 +3,8 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import { PREPARED } from '../db/prepared.js';
 import type { Database, SessionTable } from '../db/schema.js';
 import { inTransaction, type Transaction } from '../db/transaction.js';
+import type { DomainEvent, Interest } from '../outbox/events.js';
 import { queueForSegments } from '../segments/membership.js';
-import type { Candidate, DeliveryMode } from '../webhooks/outbox.js';
 import { type SessionState, sessionize, type VisitEvent } from './sessionizer.js';
 
 type Connection = Kysely<Database>;
@@ -17,17 +17,17 @@ const TRACKED = ['pageview', 'form_submit', 'form_abandon', 'click', 'download',
  * each visitor's lock is taken (so concurrent writers cannot split one visit into two
  * sessions), the visitors' latest sessions are read, and sessions are upserted and events
  * inserted in one statement. Three round trips, which is what bounds the collector's
- * throughput (docs/performance.md). For workspaces whose operator has delivery on
- * (`delivering`), it answers the webhook deliveries the write causes, for the outbox:
+ * throughput (docs/performance.md). For workspaces whose subscribers want events
+ * (`delivering`), it answers the domain events the write causes, for the outbox:
  * `organisation.returned` for a new session of an organisation seen before, and
- * `event.tracked` per listed event in event mode.
+ * `event.tracked` per listed event when they want every event.
  */
 export async function storeVisits(
   tx: Transaction<Database>,
   items: VisitEvent[],
   idleMs: number,
-  delivering: ReadonlyMap<string, DeliveryMode> = new Map(),
-): Promise<Candidate[]> {
+  delivering: ReadonlyMap<string, Interest> = new Map(),
+): Promise<DomainEvent[]> {
   const byVisitor = new Map<string, VisitEvent[]>();
   for (const item of items) {
     const key = `${item.visit.workspaceId} ${item.visit.visitorId}`;
@@ -130,8 +130,8 @@ async function writeSessionsAndEvents(
   sessions: SessionState[],
   rows: { item: VisitEvent; sessionId: string }[],
   known: Set<string>,
-  delivering: ReadonlyMap<string, DeliveryMode>,
-): Promise<Candidate[]> {
+  delivering: ReadonlyMap<string, Interest>,
+): Promise<DomainEvent[]> {
   const column = <T>(pick: (s: SessionState) => T) => sessions.map(pick);
   const upsertSessions = sql`
     INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
@@ -188,10 +188,10 @@ async function writeSessionsAndEvents(
     );
     return [];
   }
-  const { rows: caused } = await sql<Candidate>`${PREPARED}
+  const { rows: caused } = await sql<DomainEvent>`${PREPARED}
     WITH upserted AS (${upsertSessions}), ${queued},
     inserted AS (${insertEvents} RETURNING workspace_id, session_id, id, type)
-    SELECT 'event.tracked' AS event, i.workspace_id AS "workspaceId",
+    SELECT 'event.tracked' AS kind, i.workspace_id AS "workspaceId",
            a.organisation_id AS "organisationId", i.session_id AS "sessionId", i.id AS "eventId"
     FROM inserted i
     JOIN unnest(${tracked.map((s) => s.workspaceId)}::uuid[], ${tracked.map((s) => s.id)}::uuid[],

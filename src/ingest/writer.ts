@@ -5,9 +5,8 @@ import type { Database } from '../db/schema.js';
 import { inTransaction, type Transaction } from '../db/transaction.js';
 import { UNKNOWN_LOCATION } from '../identify/geo.js';
 import { emailSightings, type Identities, recordIdentifications } from '../identify/identity.js';
-import { alertValues, enqueueNotifications } from '../notifications/outbox.js';
 import { ensureOrganisations, organisationKey } from '../organisations/store.js';
-import { type Candidate, candidateValues, type DeliveryMode, enqueue } from '../webhooks/outbox.js';
+import { type DomainEvent, eventValues, type Interest, recordEvents } from '../outbox/events.js';
 import type { IngestMetrics } from './metrics.js';
 import type { IngestContext } from './pipeline.js';
 import { goneScripts, lockScripts, type ScriptGone } from './scripts.js';
@@ -25,12 +24,12 @@ export interface Accepted {
 /** One group of requests on its way into the database; each phase adds what it learnt. */
 interface GroupWrite {
   requests: Accepted[];
-  /** The workspaces of the group whose operator has webhook delivery on, with its mode. */
-  delivering: Map<string, DeliveryMode>;
+  /** The workspaces of the group whose subscribers want events, with what they want. */
+  delivering: Map<string, Interest>;
   /** Organisation ids by organisationKey(workspace, domain). */
   organisations: Map<string, string>;
-  /** The webhook deliveries the group's data causes. */
-  deliveries: Candidate[];
+  /** The domain events the group's data causes, for the outbox. */
+  deliveries: DomainEvent[];
   /** Done once the group has committed (caches that must not hold what rolled back). */
   afterCommit: (() => void)[];
 }
@@ -45,8 +44,8 @@ export interface WriterDeps {
   db: Kysely<Database>;
   idleMs: number;
   identities: Identities;
-  /** The delivery mode of a workspace's operator, null when off (cached by the caller). */
-  deliveryMode: (workspaceId: string) => Promise<DeliveryMode | null>;
+  /** What the workspace's subscribers want recorded, null: nothing (cached by the caller). */
+  deliveryMode: (workspaceId: string) => Promise<Interest | null>;
   metrics: IngestMetrics;
 }
 
@@ -96,7 +95,7 @@ function phases(deps: WriterDeps): Phase[] {
         group.organisations = found.ids;
         for (const { workspaceId, id } of found.created) {
           group.deliveries.push({
-            event: 'organisation.identified',
+            kind: 'organisation.identified',
             workspaceId,
             organisationId: id,
           });
@@ -169,26 +168,23 @@ function phases(deps: WriterDeps): Phase[] {
     {
       name: 'outbox',
       async run(group, tx) {
-        // Page views of identified organisations, for page.visited alerts (notifications/).
-        const views = group.requests.flatMap(({ context }) => {
+        // Page views of identified organisations (page.visited alerts want them).
+        const views = group.requests.flatMap(({ context }): DomainEvent[] => {
           const organisationId = organisationOf(group, context);
           const workspaceId = context.script.workspaceId;
           if (!organisationId || !group.delivering.has(workspaceId)) return [];
           return context.events
             .filter((event) => event.type === 'pageview')
             .map((event) => ({
-              kind: 'page.visited',
+              kind: 'page.visited' as const,
               workspaceId,
               organisationId,
               url: event.url,
             }));
         });
-        if (group.deliveries.length === 0 && views.length === 0) return;
-        const db = await tx.db();
-        if (group.deliveries.length > 0)
-          await sql`${PREPARED}${enqueue(candidateValues(group.deliveries))}`.execute(db);
-        const alerts = [...group.deliveries.map((c) => ({ ...c, kind: c.event })), ...views];
-        await sql`${PREPARED}${enqueueNotifications(alertValues(alerts))}`.execute(db);
+        const events = [...group.deliveries, ...views];
+        if (events.length === 0) return;
+        await sql`${PREPARED}${recordEvents(eventValues(events))}`.execute(await tx.db());
       },
     },
     {

@@ -1,12 +1,12 @@
 import { type RawBuilder, sql } from 'kysely';
 
 /**
- * The notification outbox's one writer. Features hand in the rows that may cause an alert
- * (SQL of their candidates), inside the statement or transaction of the data that causes
- * them; which rules they match, the segment filter and the 12-hour rule are decided here.
+ * The alerts' deliveries: which rules the outbox's events match, the segment filter and
+ * the 12-hour rule are decided here, once, when the outbox fans them out
+ * (outbox/events.ts); digests and test alerts are the rules' own.
  */
 
-/** What a candidate may be: a webhook kind the collector already makes, or a rule trigger. */
+/** What a candidate may be: an outbox event's kind, or a rule trigger. */
 export type AlertKind =
   | 'organisation.identified'
   | 'organisation.returned'
@@ -35,11 +35,7 @@ export interface AlertCandidate {
   data?: unknown;
 }
 
-/**
- * Candidates from memory as SQL for `enqueueNotifications`. The collector's webhook
- * candidates can be handed in as they are: organisation.identified and .returned are new
- * sessions of an organisation (organisation.visited), other webhook kinds match no rule.
- */
+/** Candidates from memory (a digest) as SQL for `enqueueNotifications`. */
 export function alertValues(list: AlertCandidate[]): RawBuilder<unknown> {
   const column = <T>(pick: (c: AlertCandidate) => T) => list.map(pick);
   return sql`
@@ -55,30 +51,18 @@ export function alertValues(list: AlertCandidate[]): RawBuilder<unknown> {
          period_start, period_end, data)`;
 }
 
-type Carried = 'session_id' | 'segment_id' | 'url';
-const CARRIED_TYPE: Record<Carried, string> = {
-  session_id: 'uuid',
-  segment_id: 'uuid',
-  url: 'text',
-};
-
 /**
- * Candidates of one kind from SQL: `rows` is a query of workspace_id, organisation_id and
- * the `carried` columns it names.
+ * The INSERT (a CTE of the outbox's fan-out) of the alerts the outbox's `events` cause:
+ * organisation.identified and .returned are new sessions of an organisation
+ * (organisation.visited), page.visited and segment.entered are rule triggers as they are;
+ * other kinds match no rule.
  */
-export function alertRows(
-  kind: AlertKind,
-  rows: RawBuilder<unknown>,
-  carried: Carried[] = [],
-): RawBuilder<unknown> {
-  const column = (name: Carried) =>
-    carried.includes(name) ? sql`r.${sql.ref(name)}` : sql`NULL::${sql.raw(CARRIED_TYPE[name])}`;
-  return sql`
-    SELECT ${kind}::text AS kind, r.workspace_id, r.organisation_id,
-      ${column('session_id')} AS session_id, ${column('segment_id')} AS segment_id,
-      ${column('url')} AS url, NULL::uuid AS rule_id, NULL::timestamptz AS period_start,
-      NULL::timestamptz AS period_end, NULL::jsonb AS data, false AS test
-    FROM (${rows}) r`;
+export function notificationDeliveries(events: RawBuilder<unknown>): RawBuilder<unknown> {
+  return enqueueNotifications(sql`
+    SELECT e.kind, e.workspace_id, e.organisation_id, e.session_id, e.segment_id, e.url,
+      NULL::uuid AS rule_id, NULL::timestamptz AS period_start, NULL::timestamptz AS period_end,
+      NULL::jsonb AS data, false AS test
+    FROM (${events}) e`);
 }
 
 /**

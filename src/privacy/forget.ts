@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { likeContaining } from '../db/like.js';
 import type { Database } from '../db/schema.js';
 import { isEmailAddress } from '../http/email-address.js';
+import { forgetDeliveries } from '../outbox/deliveries.js';
 import { markSegmentsStale } from '../segments/membership.js';
 
 /** Who to forget: everything known under this email address, or this visitor id. */
@@ -13,7 +14,8 @@ export interface Forgotten {
   contacts: number;
   sessions: number;
   events: number;
-  webhook_deliveries: number;
+  /** Deliveries of every subscriber (webhooks, alerts, …) about them. */
+  deliveries: number;
   custom_field_values: number;
   /** Other people's contacts whose traits named the person: those trait values went. */
   contact_traits: number;
@@ -104,11 +106,7 @@ export async function forgetPerson(
     await sql`
       UPDATE sessions SET referrer = '' WHERE workspace_id = ${workspaceId}
         AND referrer ILIKE ANY(${byEmail}::text[])`.execute(trx);
-    const deliveries = await sql`
-      DELETE FROM webhook_deliveries WHERE workspace_id = ${workspaceId}
-        AND (session_id = ANY(${sessionIds}::uuid[]) OR body ILIKE ANY(${byAnything}::text[]))`.execute(
-      trx,
-    );
+    const deliveries = await forgetDeliveries(trx, workspaceId, sessionIds, byAnything);
     const values = await sql`
       DELETE FROM custom_field_values WHERE workspace_id = ${workspaceId}
         AND value::text ILIKE ANY(${byAnything}::text[])`.execute(trx);
@@ -136,7 +134,7 @@ export async function forgetPerson(
       contacts: count(contacts),
       sessions: sessionIds.length,
       events: count(events),
-      webhook_deliveries: count(deliveries),
+      deliveries,
       custom_field_values: count(values),
       contact_traits: count(traits),
     };

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { deliveryTables, sessionDeliveriesGone } from '../outbox/deliveries.js';
 import { markSegmentsStale } from '../segments/membership.js';
 
 const DAY_MS = 86_400_000;
@@ -10,12 +11,13 @@ const LOCK_KEY = '7381240860008082540';
 export interface Expired {
   sessions: number;
   events: number;
-  webhook_deliveries: number;
+  /** Deliveries of every subscriber (webhooks, alerts, …) that carried those sessions. */
+  deliveries: number;
 }
 
 /**
  * Deletes the sessions whose last event is older than `days` days before `now`, with their
- * events and the webhook deliveries that carry them, a batch of sessions per statement so
+ * events and every subscriber's deliveries that carry them, a batch of sessions per statement so
  * that no transaction grows large or holds locks for long. Sessions that started before the
  * limit but ended after it stay whole.
  */
@@ -26,7 +28,8 @@ export async function deleteExpired(
   batch = 1000,
 ): Promise<Expired> {
   const cutoff = new Date(now.getTime() - days * DAY_MS).toISOString();
-  const total: Expired = { sessions: 0, events: 0, webhook_deliveries: 0 };
+  const total: Expired = { sessions: 0, events: 0, deliveries: 0 };
+  const tables = await deliveryTables(db);
   const workspaces = await db.selectFrom('workspaces').select('id').execute();
   for (const { id } of workspaces) {
     const removedBefore = total.sessions;
@@ -44,20 +47,17 @@ export async function deleteExpired(
         ), events_gone AS (
           DELETE FROM events e USING doomed d
           WHERE e.workspace_id = ${id} AND e.session_id = d.id RETURNING 1
-        ), deliveries_gone AS (
-          DELETE FROM webhook_deliveries w USING doomed d
-          WHERE w.workspace_id = ${id} AND w.session_id = d.id RETURNING 1
-        ), sessions_gone AS (
+        )${sessionDeliveriesGone(tables, id)}, sessions_gone AS (
           DELETE FROM sessions s USING doomed d
           WHERE s.workspace_id = ${id} AND s.id = d.id RETURNING 1
         )
         SELECT (SELECT count(*) FROM sessions_gone)::int AS sessions,
                (SELECT count(*) FROM events_gone)::int AS events,
-               (SELECT count(*) FROM deliveries_gone)::int AS webhook_deliveries`.execute(db);
-      const done = rows[0] ?? { sessions: 0, events: 0, webhook_deliveries: 0 };
+               (SELECT n FROM deliveries_gone) AS deliveries`.execute(db);
+      const done = rows[0] ?? { sessions: 0, events: 0, deliveries: 0 };
       total.sessions += done.sessions;
       total.events += done.events;
-      total.webhook_deliveries += done.webhook_deliveries;
+      total.deliveries += done.deliveries;
       if (done.sessions < batch) break;
     }
     // Its organisations lost sessions: the segment worker computes its segments again.

@@ -3,8 +3,7 @@ import { listCustomFields } from '../custom-fields/store.js';
 import { isDatabaseUnreachable, sqlState } from '../db/failures.js';
 import { inSavepoint } from '../db/savepoint.js';
 import type { Database } from '../db/schema.js';
-import { alertRows, enqueueNotifications } from '../notifications/outbox.js';
-import { candidates, enqueue } from '../webhooks/outbox.js';
+import { eventRows, recordEvents } from '../outbox/events.js';
 import { matchingOrganisations } from './compile.js';
 import { checkFilters, type Group } from './filters.js';
 
@@ -14,8 +13,8 @@ import { checkFilters, type Group } from './filters.js';
  *   relative-date boundary or when a change outside the workspace asks for it (stale);
  * - for single organisations in the transaction of an API change to them (tags, custom
  *   field values), and by the worker for organisations the collector queued.
- * An organisation that newly matches gets a `segment.entered` delivery, written in the
- * same statement as its membership, except when a segment is saved: its first members
+ * An organisation that newly matches records a `segment.entered` event (outbox/), written in
+ * the same statement as its membership, except when a segment is saved: its first members
  * did not enter, they were found.
  */
 
@@ -92,8 +91,7 @@ export async function refreshSegment(
       SELECT ${workspaceId}, ${id}, matching.id FROM matching
       ON CONFLICT DO NOTHING
       RETURNING organisation_id
-    ), notified AS (${enqueue(candidates('segment.entered', enteredRows, ['segment_id']))}
-    ), alerted AS (${enqueueNotifications(alertRows('segment.entered', enteredRows, ['segment_id']))})
+    ), recorded AS (${recordEvents(eventRows('segment.entered', enteredRows, ['segment_id']))})
     SELECT (SELECT count(*) FROM entered)::int AS entered, (SELECT count(*) FROM gone)::int AS left`.execute(
     trx,
   );

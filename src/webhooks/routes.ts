@@ -9,6 +9,7 @@ import {
   type Resolver,
   UnsafeAddressError,
 } from '../http/outbound/address-guard.js';
+import { sign } from '../http/outbound/signing.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, UuidParams } from '../http/schemas.js';
 import {
@@ -19,7 +20,6 @@ import {
   type WebhookEvent,
 } from './outbox.js';
 import { DeliverySchema, DeliveryStatusSchema, presentDelivery } from './present.js';
-import { sign } from './signing.js';
 import { findWebhookConfig, saveWebhookConfig, type WebhookConfig } from './store.js';
 
 // A plain string enum rather than a union of literals, so that a wrong kind is answered

@@ -2,12 +2,11 @@ import { type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database, WebhookDeliveryTable } from '../db/schema.js';
 import type { Resolver } from '../http/outbound/address-guard.js';
+import { postChecked, type Sent } from '../http/outbound/post.js';
+import { sign } from '../http/outbound/signing.js';
 import { deadline, startDeliveryLoop } from '../outbox/delivery-loop.js';
 import { settle } from '../outbox/retry.js';
 import { renderBody } from './body.js';
-import { enqueueEndedSessions } from './outbox.js';
-import { postChecked, type Sent } from './send.js';
-import { sign } from './signing.js';
 import { findWebhookConfig } from './store.js';
 
 // A claimed delivery is not claimed again for this long: a worker that dies mid-send
@@ -33,7 +32,7 @@ export interface WorkerDeps {
 type Delivery = Selectable<WebhookDeliveryTable>;
 
 /**
- * The webhook worker: finds ended sessions, then claims due deliveries (SKIP LOCKED, so
+ * The webhook worker: claims due deliveries (SKIP LOCKED, so
  * any number of servers can run it) and sends, signs and reschedules each on its own, in
  * the shared delivery loop, at most PER_USER in flight for one user.
  */
@@ -46,7 +45,6 @@ export function startDeliveryWorker(deps: WorkerDeps, pollMs = 500): { stop(): P
       claim: (free, busy) => claim(deps.db, free, busy),
       attempt: (delivery, signal) => attempt(deps, delivery, signal),
       release: (deliveries) => release(deps.db, deliveries),
-      beforeClaim: () => enqueueEndedSessions(deps.db, deps.config.sessionIdleSeconds),
       failed: (error, delivery) =>
         deps.log(
           delivery

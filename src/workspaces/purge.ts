@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { dropPendingDeliveries } from '../outbox/deliveries.js';
 
 // Rows per statement: short enough that the collector and the API never wait on a purge.
 const BATCH = 5_000;
@@ -9,8 +10,8 @@ const GRACE_SECONDS = 5;
 /**
  * Marks a workspace deleted: at once it is gone from every answer (no members), its
  * tracking script ids are refused by the collector (404, and nothing of them is stored once
- * this has returned) and its pending webhook and notification deliveries and invites are
- * dropped, so nothing queued is sent afterwards. The purge job removes the rest.
+ * this has returned) and the pending deliveries of every subscriber and its invites
+ * are dropped, so nothing queued is sent afterwards. The purge job removes the rest.
  */
 export async function deleteWorkspace(db: Kysely<Database>, workspaceId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -24,16 +25,7 @@ export async function deleteWorkspace(db: Kysely<Database>, workspaceId: string)
       .execute();
     await trx.deleteFrom('workspace_members').where('workspace_id', '=', workspaceId).execute();
     await trx.deleteFrom('invites').where('workspace_id', '=', workspaceId).execute();
-    await trx
-      .deleteFrom('webhook_deliveries')
-      .where('workspace_id', '=', workspaceId)
-      .where('status', '=', 'pending')
-      .execute();
-    await trx
-      .deleteFrom('notification_deliveries')
-      .where('workspace_id', '=', workspaceId)
-      .where('status', '=', 'pending')
-      .execute();
+    await dropPendingDeliveries(trx, workspaceId);
   });
 }
 

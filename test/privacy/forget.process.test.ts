@@ -153,7 +153,7 @@ describe('footfall forget', () => {
     });
     expect([...report.visitors].sort()).toEqual([...jane].sort());
     expect(report.events).toBeGreaterThanOrEqual(5);
-    expect(report.webhook_deliveries).toBeGreaterThan(0);
+    expect(report.deliveries).toBeGreaterThan(0);
 
     const after = await everything();
     for (const trace of [JANE, 'jane%40initrode.com', ...jane]) expect(after).not.toContain(trace);

@@ -135,7 +135,7 @@ describe('retention', () => {
     expect(after.events.every((e) => kept.has(e.session_id))).toBe(true);
     expect(after.deliveries.map((d) => d.session_id).sort()).toEqual([...kept].sort());
     expect((await rows(other)).sessions).toHaveLength(0);
-    expect(expired).toEqual({ sessions: 4, events: 6, webhook_deliveries: 3 });
+    expect(expired).toEqual({ sessions: 4, events: 6, deliveries: 3 });
   });
 
   it('deletes a session that another transaction holds for a moment (the webhook worker marks idle sessions)', async () => {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../src/accounts/store.js';
-import { deliveryMode } from '../../src/webhooks/outbox.js';
+import { webhookInterest } from '../../src/webhooks/outbox.js';
 import { client, type TestApp } from '../helpers/app.js';
 import { collector, pageview, visit } from '../helpers/collect.js';
 import { type Received, startReceiver } from '../helpers/receiver.js';
@@ -108,13 +108,13 @@ describe('delivery.events: only the chosen kinds are enqueued', () => {
       });
       const workspace = (await api('POST', '/v1/workspaces', { url: 'https://other.example' })).body
         .data;
-      expect(await deliveryMode(t.database.db, workspace.uuid)).toBe('session');
+      expect(await webhookInterest(t.database.db, workspace.uuid)).toBe('session');
       await api('PATCH', '/radar/operator/v1/webhooks', {
         delivery: { webhook_url: receiver.url, events: ['event.tracked'] },
       });
-      expect(await deliveryMode(t.database.db, workspace.uuid)).toBe('event');
+      expect(await webhookInterest(t.database.db, workspace.uuid)).toBe('event');
       await api('PATCH', '/radar/operator/v1/webhooks', { delivery: { webhook_url: null } });
-      expect(await deliveryMode(t.database.db, workspace.uuid)).toBeNull();
+      expect(await webhookInterest(t.database.db, workspace.uuid)).toBeNull();
     } finally {
       await receiver.close();
     }

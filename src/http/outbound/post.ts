@@ -1,14 +1,14 @@
 import http from 'node:http';
 import https from 'node:https';
-import { abortable } from '../http/outbound/abortable.js';
+import { abortable } from './abortable.js';
 import {
   addressesOf,
   publicAddressesOf,
   type Resolver,
   systemResolver,
   UnsafeAddressError,
-} from '../http/outbound/address-guard.js';
-import { pinnedLookup } from '../http/outbound/pinned.js';
+} from './address-guard.js';
+import { pinnedLookup } from './pinned.js';
 
 export interface Sent {
   status: number | null;
