@@ -183,7 +183,12 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     },
   );
   await app.register(async (scope) => collectorRoutes(scope, deps, collector, outage));
-  await app.register(async (scope) => spotterRoutes(scope, deps, collector));
+  await app.register(async (scope) =>
+    spotterRoutes(scope, deps, {
+      scripts: collector.scripts,
+      resolvers: collector.resolvers,
+    }),
+  );
   // Every background job (deliveries, segments, retention, lookups) is listed in jobs.ts.
   scheduleJobs(app, deps, collector.metrics.registry, outage, collector.lookups);
   trackerRoutes(app, deps);

@@ -10,17 +10,9 @@ import { LookupCaches } from '../enrich/cache.js';
 import { LookupQueue } from '../enrich/lookups.js';
 import { autnumDomains, type OnlineDeps, onlineSignalsResolver } from '../enrich/online.js';
 import { onlineSources } from '../enrich/sources.js';
+import { type NetworkParts, resolverChain } from '../identify/chain.js';
 import { defaultCityDatabases, GeoLocator } from '../identify/geo.js';
-import { Identities, identityResolver } from '../identify/identity.js';
-import { IpRangeFiles, rangeFilesDir } from '../identify/ip-range-files.js';
-import { IpRanges } from '../identify/ip-ranges.js';
-import { NetworkOverrides, overridesFile } from '../identify/network-overrides.js';
-import {
-  defaultAsnDatabases,
-  networkJudgements,
-  networkOwnerResolver,
-} from '../identify/network-owner.js';
-import { ipRangeResolver, type Resolver, resolveOrganisation } from '../identify/resolver.js';
+import { Identities } from '../identify/identity.js';
 import { alertsWanted } from '../notifications/store.js';
 import { deliveryMode as operatorDeliveryMode } from '../webhooks/outbox.js';
 import type { Collected } from './body.js';
@@ -31,60 +23,42 @@ import { visitorLocks } from './store.js';
 import { IngestTally } from './tally.js';
 import { type Accepted, groupWriter } from './writer.js';
 
-/**
- * The resolvers after the operator's ranges: the network owner and, with ONLINE_LOOKUPS on,
- * the online signals, whose lookups run in a background queue off the collector's path.
- */
-function networkResolvers(
-  config: Config,
-  db: Kysely<Database>,
-  geo: GeoLocator,
-  log: Log,
-  registry: Registry,
-) {
-  const overrides = new NetworkOverrides(overridesFile(config.dataDir));
-  const paths = config.asnDb ?? defaultAsnDatabases();
-  const judgements = networkJudgements({ paths, geo, overrides });
-  const owner = (online?: OnlineDeps) =>
-    networkOwnerResolver({
-      paths,
-      geo,
-      strictness: config.networkOwnerStrictness,
-      overrides,
-      judgements,
-      ...(online && { domains: autnumDomains(online) }),
-    });
-  if (!config.onlineLookups) return { resolvers: [owner()], lookups: null };
-  const caches = new LookupCaches(db);
-  const later: Resolver[] = [];
-  const lookups = new LookupQueue({
-    caches,
-    sources: onlineSources(config, caches, judgements),
-    // Once the answers are in the caches, the same resolvers name the address.
-    resolve: (ip) => resolveOrganisation(later, { ip, workspaceId: '', visitorId: '', emails: [] }),
-    attribute: (hint, visitors) => attributeLate({ db, visitorLocks }, hint, visitors),
-    registry,
-    log,
-  });
-  const online: OnlineDeps = { config, caches, queue: lookups, judgements };
-  later.push(owner(online), onlineSignalsResolver(online));
-  return { resolvers: later, lookups };
-}
-
 type Log = (message: string) => void;
+
+/**
+ * The online signals of contract §16 for the resolver chain, with the background queue
+ * their lookups run in, off the collector's path.
+ */
+function onlineParts(config: Config, db: Kysely<Database>, registry: Registry, log: Log) {
+  return ({ judgements, nameLater }: NetworkParts) => {
+    const caches = new LookupCaches(db);
+    const lookups = new LookupQueue({
+      caches,
+      sources: onlineSources(config, caches, judgements),
+      // Once the answers are in the caches, the same resolvers name the address.
+      resolve: nameLater,
+      attribute: (hint, visitors) => attributeLate({ db, visitorLocks }, hint, visitors),
+      registry,
+      log,
+    });
+    const online: OnlineDeps = { config, caches, queue: lookups, judgements };
+    return { domains: autnumDomains(online), resolvers: [onlineSignalsResolver(online)], lookups };
+  };
+}
 
 /** The collector's parts: script lookup, the pipeline, metrics and the group-commit writer. */
 export async function createCollector(config: Config, db: Kysely<Database>, log: Log = () => {}) {
   const geo = await GeoLocator.open(config.geoipCityDb ?? defaultCityDatabases());
   const identities = new Identities(db);
   const metrics = ingestMetrics();
-  const network = networkResolvers(config, db, geo, log, metrics.registry);
-  const resolvers = [
-    identityResolver(identities),
-    ipRangeResolver(new IpRanges(db), new IpRangeFiles(rangeFilesDir(config.dataDir))),
-    ...network.resolvers,
-  ];
-  const steps = ingestSteps(geo, resolvers);
+  const chain = resolverChain({
+    config,
+    db,
+    geo,
+    identities,
+    ...(config.onlineLookups && { online: onlineParts(config, db, metrics.registry, log) }),
+  });
+  const steps = ingestSteps(geo, chain.resolvers);
   const scripts = new ScriptDirectory(db);
   // The delivery mode of a workspace's operator (null: off); a change applies within 5 s.
   // A workspace with alert rules needs the same new-session candidates (notifications/).
@@ -122,9 +96,9 @@ export async function createCollector(config: Config, db: Kysely<Database>, log:
     scripts,
     metrics,
     /** The resolver chain of the pipeline, for Spotter to name a visitor the same way. */
-    resolvers,
+    resolvers: chain.resolvers,
     /** The background lookups (null with ONLINE_LOOKUPS=off), started as a job of the server. */
-    lookups: network.lookups,
+    lookups: chain.online?.lookups ?? null,
     /**
      * Runs the pipeline and resolves once what it kept is committed: the number stored, or
      * why the script no longer takes events (nothing of the request is then stored).
