@@ -18,10 +18,11 @@ import { deliveryMode as operatorDeliveryMode } from '../webhooks/outbox.js';
 import type { Collected } from './body.js';
 import { type DropReason, ingestMetrics } from './metrics.js';
 import { type IngestContext, ingestSteps, runPipeline } from './pipeline.js';
+import { recordOf } from './record.js';
 import { ScriptDirectory, type ScriptGone, type TrackingScript } from './scripts.js';
 import { visitorLocks } from './store.js';
 import { IngestTally } from './tally.js';
-import { type Accepted, groupWriter } from './writer.js';
+import { groupWriter, type WriteRequest } from './writer.js';
 
 type Log = (message: string) => void;
 
@@ -76,7 +77,7 @@ export async function createCollector(config: Config, db: Kysely<Database>, log:
 
   // A deadlock or serialization failure is written again here, never handed to the tracker
   // (it does not retry); a group that fails for its data is split to find the bad request.
-  const writer = new GroupCommit<Accepted>(
+  const writer = new GroupCommit<WriteRequest>(
     groupWriter({ db, idleMs, identities, deliveryMode, metrics }),
     {
       maxItems: 500, // requests, each with up to 100 events
@@ -121,12 +122,12 @@ export async function createCollector(config: Config, db: Kysely<Database>, log:
       );
       // Even a request whose events were all dropped goes through the writer, whose
       // transaction checks that its script is still active: it is answered as it should be.
-      const accepted: Accepted = { context, visitorId: collected.visitorId };
-      await writer.add([accepted]);
-      if (accepted.refused) return { refused: accepted.refused };
+      const request: WriteRequest = { context: recordOf(context) };
+      await writer.add([request]);
+      if (request.refused) return { refused: request.refused };
       for (const [reason, events] of dropped) tally.add(script.workspaceId, reason, events);
-      tally.add(script.workspaceId, '', context.events.length);
-      return { stored: context.events.length };
+      tally.add(script.workspaceId, '', request.context.events.length);
+      return { stored: request.context.events.length };
     },
     /** Waits for every acknowledged write and the counts of what arrived (at shutdown). */
     flush: async () => {
