@@ -32,7 +32,7 @@ import { metricsAccess } from './http/metrics-access.js';
 import { ErrorBody } from './http/schemas.js';
 import { addSecurityHeaders, docsPolicy } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
-import { createCollector } from './ingest/collector.js';
+import { assembleIngest } from './ingest/assemble.js';
 import { collectorRoutes } from './ingest/routes.js';
 import { scheduleJobs } from './jobs.js';
 import { createMailer } from './mail/transport.js';
@@ -173,8 +173,11 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
   });
 
   // Failures of the background lookups, never with a visitor's address in them.
-  const collector = await createCollector(config, deps.db, interestOf(SUBSCRIBERS), (message) =>
-    app.log.warn(message),
+  const { collector, resolvers, lookups } = await assembleIngest(
+    config,
+    deps.db,
+    interestOf(SUBSCRIBERS),
+    (message) => app.log.warn(message),
   );
   // Acknowledged events are committed before the database pool closes.
   app.addHook('onClose', () => collector.flush());
@@ -187,9 +190,11 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     },
   );
   await app.register(async (scope) => collectorRoutes(scope, deps, collector, outage));
-  await app.register(async (scope) => spotterRoutes(scope, deps, collector));
+  await app.register(async (scope) =>
+    spotterRoutes(scope, deps, { scripts: collector.scripts, resolvers }),
+  );
   // Every background job (deliveries, segments, retention, lookups) is listed in jobs.ts.
-  scheduleJobs(app, deps, collector.metrics.registry, outage, collector.lookups);
+  scheduleJobs(app, deps, collector.metrics.registry, outage, lookups);
   trackerRoutes(app, deps);
 
   const mailer = deps.mailer ?? createMailer(config);

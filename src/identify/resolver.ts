@@ -29,11 +29,17 @@ export const ipRangeResolver = (ranges: IpRanges, files: IpRangeFiles): Resolver
   resolve: async (clues) => (await ranges.lookup(clues.ip)) ?? (await files.lookup(clues.ip)),
 });
 
+/**
+ * The organisation a chain named: the winning resolver's name as `source`, and `email` when
+ * the visitor identified themselves with a business address.
+ */
+export type ResolvedOrganisation = OrganisationHint & { source: string; email?: string };
+
 /** Asks each resolver in turn; the first that answers wins (one that answers LATER: nobody yet). */
 export async function resolveOrganisation(
   resolvers: Resolver[],
   clues: VisitClues,
-): Promise<(OrganisationHint & { source: string; email?: string }) | null> {
+): Promise<ResolvedOrganisation | null> {
   for (const resolver of resolvers) {
     const hint = await resolver.resolve(clues);
     if (hint === LATER) return null;

@@ -1,13 +1,16 @@
 import type { GeoLocator, Location } from '../identify/geo.js';
 import { emailsOf } from '../identify/identity.js';
-import type { OrganisationHint } from '../identify/ip-ranges.js';
-import { type Resolver, resolveOrganisation } from '../identify/resolver.js';
+import {
+  type ResolvedOrganisation,
+  type Resolver,
+  resolveOrganisation,
+} from '../identify/resolver.js';
 import type { TrackedEvent } from './body.js';
 import type { DropReason, IngestMetrics } from './metrics.js';
 import type { TrackingScript } from './scripts.js';
 import { type Agent, parseUserAgent } from './user-agent.js';
 
-/** One collect request on its way through the pipeline. */
+/** One collect request on its way through the pipeline; it leaves as a record (record.ts). */
 export interface IngestContext {
   script: TrackingScript;
   visitorId: string;
@@ -19,7 +22,7 @@ export interface IngestContext {
   agent?: Agent;
   location?: Location;
   /** Who the visitor is with; `email` is set when this request identified the visitor. */
-  organisation?: (OrganisationHint & { source: string; email?: string }) | null;
+  organisation?: ResolvedOrganisation | null;
 }
 
 /** A named step; it may enrich the context and drop events with a reason. */

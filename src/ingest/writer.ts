@@ -3,27 +3,25 @@ import { recordContacts } from '../contacts/store.js';
 import { PREPARED } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import { inTransaction, type Transaction } from '../db/transaction.js';
-import { UNKNOWN_LOCATION } from '../identify/geo.js';
 import { emailSightings, type Identities, recordIdentifications } from '../identify/identity.js';
 import { ensureOrganisations, organisationKey } from '../organisations/store.js';
 import { type DomainEvent, eventValues, type Interest, recordEvents } from '../outbox/events.js';
 import type { IngestMetrics } from './metrics.js';
-import type { IngestContext } from './pipeline.js';
+import { type IngestRecord, trackedEvent } from './record.js';
 import { goneScripts, lockScripts, type ScriptGone } from './scripts.js';
 import type { VisitEvent } from './sessionizer.js';
 import { storeVisits } from './store.js';
 
-/** A collect request after the pipeline (its events may all be dropped): what the writer needs. */
-export interface Accepted {
-  context: IngestContext;
-  visitorId: string;
-  /** Set by the writer when the request's script was found unlinked or deleted: nothing stored. */
+/** A record handed to the group write, and what the write made of it. */
+export interface WriteRequest {
+  context: IngestRecord;
+  /** Set by the writer when the record's script was found unlinked or deleted: nothing stored. */
   refused?: ScriptGone;
 }
 
 /** One group of requests on its way into the database; each phase adds what it learnt. */
 interface GroupWrite {
-  requests: Accepted[];
+  requests: WriteRequest[];
   /** The workspaces of the group whose subscribers want events, with what they want. */
   delivering: Map<string, Interest>;
   /** Organisation ids by organisationKey(workspace, domain). */
@@ -49,7 +47,7 @@ export interface WriterDeps {
   metrics: IngestMetrics;
 }
 
-const organisationOf = (group: GroupWrite, { script, organisation }: IngestContext) =>
+const organisationOf = (group: GroupWrite, { script, organisation }: IngestRecord) =>
   organisation
     ? (group.organisations.get(organisationKey(script.workspaceId, organisation.domain)) ?? null)
     : null;
@@ -106,18 +104,18 @@ function phases(deps: WriterDeps): Phase[] {
     {
       name: 'sessionize_and_store',
       async run(group, tx) {
-        const items: VisitEvent[] = group.requests.flatMap(({ context, visitorId }) => {
-          const { script, agent, location } = context;
+        const items: VisitEvent[] = group.requests.flatMap(({ context }) => {
+          const { script, agent } = context;
           const visit = {
             workspaceId: script.workspaceId,
-            visitorId,
-            browser: agent?.browser ?? '',
-            deviceType: agent?.deviceType ?? '',
-            location: location ?? UNKNOWN_LOCATION,
+            visitorId: context.visitorId,
+            browser: agent.browser,
+            deviceType: agent.deviceType,
+            location: context.location,
             organisationId: organisationOf(group, context),
             siteDomains: script.siteDomains,
           };
-          return context.events.map((event) => ({ visit, event }));
+          return context.events.map((event) => ({ visit, event: trackedEvent(event) }));
         });
         // A group of requests whose events were all dropped only checks their scripts.
         if (items.length === 0) return;
@@ -128,8 +126,8 @@ function phases(deps: WriterDeps): Phase[] {
     {
       name: 'identities',
       async run(group, tx) {
-        const identified = group.requests.flatMap(({ context, visitorId }) => {
-          const { script, organisation } = context;
+        const identified = group.requests.flatMap(({ context }) => {
+          const { script, visitorId, organisation } = context;
           const organisationId = organisation?.email ? organisationOf(group, context) : null;
           return organisation?.email && organisationId
             ? [
@@ -154,11 +152,11 @@ function phases(deps: WriterDeps): Phase[] {
     {
       name: 'contacts',
       async run(group, tx) {
-        const sightings = group.requests.flatMap(({ context, visitorId }) =>
+        const sightings = group.requests.flatMap(({ context }) =>
           emailSightings(context.events).map((sighting) => ({
             ...sighting,
             workspaceId: context.script.workspaceId,
-            visitorId,
+            visitorId: context.visitorId,
             organisationId: organisationOf(group, context),
           })),
         );
@@ -195,14 +193,14 @@ function phases(deps: WriterDeps): Phase[] {
 }
 
 /**
- * Writes a group of accepted requests in one transaction, phase by phase, each phase's
+ * Writes a group of records in one transaction, phase by phase, each phase's
  * time observed in footfall_write_phase_seconds. Requests whose script turns out unlinked
  * or deleted are marked `refused` and the rest written again without them. Safe to run
  * again after a failure: what it remembers in memory, it remembers only once committed.
  */
-export function groupWriter(deps: WriterDeps): (requests: Accepted[]) => Promise<void> {
+export function groupWriter(deps: WriterDeps): (requests: WriteRequest[]) => Promise<void> {
   const list = phases(deps);
-  const write = async (requests: Accepted[]) => {
+  const write = async (requests: WriteRequest[]) => {
     const group: GroupWrite = {
       requests,
       delivering: new Map(),

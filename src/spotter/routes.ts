@@ -4,8 +4,8 @@ import type { Api, AppDeps } from '../http/api.js';
 import { clientIp, clientNetwork } from '../http/client-address.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
-import { resolveOrganisation } from '../identify/resolver.js';
-import type { Collector } from '../ingest/collector.js';
+import { type Resolver, resolveOrganisation } from '../identify/resolver.js';
+import type { ScriptDirectory } from '../ingest/scripts.js';
 import { publicProfile } from '../organisations/public-profile.js';
 import { isSiteOrigin } from './origin.js';
 
@@ -31,7 +31,12 @@ const SpotterOrganisation = Type.Object(
  * GET /spotter/v1/{tracking_script_id}: the organisation of the browser asking, for the
  * workspace's own site to adapt its pages. Public (no token), read by the site's pages.
  */
-export async function spotterRoutes(app: Api, deps: AppDeps, collector: Collector) {
+export async function spotterRoutes(
+  app: Api,
+  deps: AppDeps,
+  /** The collector's script directory, and the resolver chain it names visitors with. */
+  visitors: { scripts: ScriptDirectory; resolvers: Resolver[] },
+) {
   await app.register(rateLimit, {
     max: deps.config.spotterRateLimitPerIp,
     timeWindow: 60_000,
@@ -69,7 +74,7 @@ export async function spotterRoutes(app: Api, deps: AppDeps, collector: Collecto
       },
     },
     async (request, reply) => {
-      const script = await collector.scripts.find(request.params.trackingScriptId);
+      const script = await visitors.scripts.find(request.params.trackingScriptId);
       if (!script) throw notFound('Unknown tracking script.');
       if (script.revoked) throw new HttpError(410, 'This tracking script was unlinked.');
       reply.header('vary', 'Origin, Sec-GPC');
@@ -84,7 +89,7 @@ export async function spotterRoutes(app: Api, deps: AppDeps, collector: Collecto
       if (script.honorGpc && request.headers['sec-gpc'] === '1') {
         return { success: true, data: { organisation: null } };
       }
-      const hint = await resolveOrganisation(collector.resolvers, {
+      const hint = await resolveOrganisation(visitors.resolvers, {
         ip: clientIp(request),
         workspaceId: script.workspaceId,
         visitorId: request.query.visitor?.toLowerCase() ?? '',
