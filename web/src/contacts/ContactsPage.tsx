@@ -5,6 +5,7 @@ import { keys } from '../api/queries';
 import { ago, dateTime } from '../ui/format';
 import { useOrganisationNames } from '../ui/organisation-names';
 import { Pager } from '../ui/Pager';
+import { pageParam } from '../ui/search';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
 
@@ -95,10 +96,10 @@ export function ContactsPage() {
           </TableWrap>
           <Pager
             page={page}
-            lastPage={Math.max(1, Math.ceil(contacts.data.total / SIZE))}
+            size={SIZE}
             total={contacts.data.total}
             noun="contact"
-            onPage={(next) => void navigate({ search: { page: next > 1 ? next : undefined } })}
+            onPage={(next) => void navigate({ search: { page: pageParam(next) } })}
           />
         </>
       )}

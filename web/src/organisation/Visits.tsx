@@ -56,7 +56,7 @@ export function Visits({ workspace, organisation }: { workspace: string; organis
           </ol>
           <Pager
             page={page}
-            lastPage={Math.max(1, Math.ceil(sessions.data.total / SIZE))}
+            size={SIZE}
             total={sessions.data.total}
             noun="visit"
             onPage={setPage}

@@ -6,7 +6,7 @@ import { keys, useWorkspace } from '../api/queries';
 import { DateRange } from '../ui/DateRange';
 import { ago, count, countryName, dateTime } from '../ui/format';
 import { Pager } from '../ui/Pager';
-import { rangeOf } from '../ui/search';
+import { pageParam, rangeOf } from '../ui/search';
 import { useSegments } from '../ui/segments';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
@@ -230,12 +230,10 @@ export function OrganisationsPage() {
           </TableWrap>
           <Pager
             page={page}
-            lastPage={Math.max(1, Math.ceil(list.data.total / SIZE))}
+            size={SIZE}
             total={list.data.total}
             noun="organisation"
-            onPage={(next) =>
-              void navigate({ search: (s) => ({ ...s, page: next > 1 ? next : undefined }) })
-            }
+            onPage={(next) => void navigate({ search: (s) => ({ ...s, page: pageParam(next) }) })}
           />
         </div>
       )}

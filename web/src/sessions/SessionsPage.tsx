@@ -7,7 +7,7 @@ import { DateRange } from '../ui/DateRange';
 import { count, dateTime, pathOf, placeOf } from '../ui/format';
 import { useOrganisationNames } from '../ui/organisation-names';
 import { Pager } from '../ui/Pager';
-import { rangeOf } from '../ui/search';
+import { pageParam, rangeOf } from '../ui/search';
 import { useSegments } from '../ui/segments';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
@@ -200,12 +200,10 @@ export function SessionsPage() {
           </TableWrap>
           <Pager
             page={page}
-            lastPage={Math.max(1, Math.ceil(sessions.data.total / SIZE))}
+            size={SIZE}
             total={sessions.data.total}
             noun="session"
-            onPage={(next) =>
-              void navigate({ search: (s) => ({ ...s, page: next > 1 ? next : undefined }) })
-            }
+            onPage={(next) => void navigate({ search: (s) => ({ ...s, page: pageParam(next) }) })}
           />
         </>
       )}
