@@ -68,3 +68,15 @@ export async function unwrap<T>(
   if (!response.ok) throw new ApiFailure(response.status, error as ApiError | undefined);
   return data as T;
 }
+
+/** The `data` field of a 2xx answer's body, or an ApiFailure. */
+export async function unwrapData<T>(
+  call: Promise<{ data?: { data: T }; error?: unknown; response: Response }>,
+): Promise<T> {
+  return (await unwrap(call)).data;
+}
+
+/** The path parameter of a route under one workspace. */
+export function inWorkspace(workspaceUuid: string) {
+  return { params: { path: { workspaceUuid } } };
+}

@@ -1,11 +1,13 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
-import { keys, useMe } from '../api/queries';
+import { ApiFailure } from '../api/client';
+import { keys } from '../api/keys';
+import { signOut, useMe } from '../api/queries';
 import { ErrorState, Loading } from '../ui/states';
 import { AuthLayout } from './AuthLayout';
 import { NewPasswordField, PASSWORD_HINT } from './fields';
+import { acceptInvite, useInvite } from './queries';
 
 /**
  * An invite link: join with the account you are signed in as, or make one. An address that
@@ -17,19 +19,13 @@ export function InvitePage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const me = useMe();
-  const invite = useQuery({
-    queryKey: ['invite', secret],
-    queryFn: () => unwrap(api.GET('/auth/invites/{secret}', { params: { path: { secret } } })),
-    retry: false,
-  });
+  const invite = useInvite(secret);
   const [failure, setFailure] = useState<ApiFailure>();
 
   async function accept(body: { name?: string; password?: string }) {
     setFailure(undefined);
     try {
-      await unwrap(
-        api.POST('/auth/invites/{secret}/accept', { params: { path: { secret } }, body }),
-      );
+      await acceptInvite(secret, body);
       queryClient.clear();
       if (invite.data) {
         await navigate({ to: '/w/$workspace', params: { workspace: invite.data.workspace.uuid } });
@@ -45,8 +41,8 @@ export function InvitePage() {
     void accept({ name: String(form.get('name') ?? ''), password: String(form.get('password')) });
   }
 
-  async function signOut() {
-    await api.POST('/auth/sign-out');
+  async function signOutFirst() {
+    await signOut();
     await queryClient.resetQueries({ queryKey: keys.me });
   }
 
@@ -95,7 +91,7 @@ export function InvitePage() {
           You are signed in as {me.data.email}. To accept, sign out, then sign in as {email} or
           create its account here.
         </p>
-        <button type="button" className="button primary" onClick={() => void signOut()}>
+        <button type="button" className="button primary" onClick={() => void signOutFirst()}>
           Sign out
         </button>
       </AuthLayout>

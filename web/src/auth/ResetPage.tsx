@@ -1,22 +1,18 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
+import { ApiFailure } from '../api/client';
 import { ErrorState, Loading } from '../ui/states';
 import { AuthLayout } from './AuthLayout';
 import { NewPasswordField } from './fields';
+import { resetPassword, useResetLink } from './queries';
 
 /** A one-time reset link: choose a new password, then signed in. */
 export function ResetPage() {
   const { secret } = useParams({ from: '/reset/$secret' });
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const link = useQuery({
-    queryKey: ['reset-link', secret],
-    queryFn: async () =>
-      (await unwrap(api.GET('/auth/reset/{secret}', { params: { path: { secret } } }))).data,
-    retry: false,
-  });
+  const link = useResetLink(secret);
   const [failure, setFailure] = useState<ApiFailure>();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -24,9 +20,7 @@ export function ResetPage() {
     const password = String(new FormData(event.currentTarget).get('password'));
     setFailure(undefined);
     try {
-      await unwrap(
-        api.POST('/auth/reset/{secret}', { params: { path: { secret } }, body: { password } }),
-      );
+      await resetPassword(secret, password);
       queryClient.clear();
       await navigate({ to: '/' });
     } catch (error) {

@@ -1,15 +1,10 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
-import { api, unwrap } from '../api/client';
-import { keys } from '../api/queries';
 import { ago, dateTime } from '../ui/format';
-import { useOrganisationNames } from '../ui/organisation-names';
 import { Pager } from '../ui/Pager';
 import { pageParam } from '../ui/search';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
-
-const SIZE = 25;
+import { PAGE_SIZE, useContactsPage } from './queries';
 
 /** The people who identified themselves on the site, with their organisation. */
 export function ContactsPage() {
@@ -17,20 +12,7 @@ export function ContactsPage() {
   const search = useSearch({ from: '/w/$workspace/contacts' });
   const navigate = useNavigate({ from: '/w/$workspace/contacts' });
   const page = search.page ?? 1;
-  const contacts = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'contacts', page),
-    queryFn: () =>
-      unwrap(
-        api.GET('/v1/workspaces/{workspaceUuid}/contacts', {
-          params: { path: { workspaceUuid: workspace }, query: { page, size: SIZE } },
-        }),
-      ),
-    placeholderData: keepPreviousData,
-  });
-  const organisations = useOrganisationNames(
-    workspace,
-    contacts.data?.data.flatMap((c) => (c.organisation_uuid ? [c.organisation_uuid] : [])) ?? [],
-  );
+  const { contacts, organisations } = useContactsPage(workspace, page);
 
   return (
     <>
@@ -96,7 +78,7 @@ export function ContactsPage() {
           </TableWrap>
           <Pager
             page={page}
-            size={SIZE}
+            size={PAGE_SIZE}
             total={contacts.data.total}
             noun="contact"
             onPage={(next) => void navigate({ search: { page: pageParam(next) } })}

@@ -1,16 +1,13 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, unwrap } from '../api/client';
-import { keys } from '../api/queries';
 import type { Ok } from '../api/types';
 import { dateTime, pathOf, placeOf } from '../ui/format';
 import { Pager } from '../ui/Pager';
 import { Empty, ErrorState, Loading } from '../ui/states';
+import { useVisits, VISITS_PAGE_SIZE } from './queries';
 
 type Session = Ok<'/v1/workspaces/{workspaceUuid}/sessions', 'get'>['data'][number];
 type SessionEvent = Session['events'][number];
 
-const SIZE = 10;
 const time = (iso: string) =>
   new Date(iso).toLocaleTimeString(undefined, {
     hour: '2-digit',
@@ -25,19 +22,7 @@ const duration = (from: string, to: string) => {
 /** An organisation's sessions, newest first, each with its page views and events in order. */
 export function Visits({ workspace, organisation }: { workspace: string; organisation: string }) {
   const [page, setPage] = useState(1);
-  const sessions = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'organisation-sessions', organisation, page),
-    queryFn: () =>
-      unwrap(
-        api.GET('/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/sessions', {
-          params: {
-            path: { workspaceUuid: workspace, organisationUuid: organisation },
-            query: { page, size: SIZE },
-          },
-        }),
-      ),
-    placeholderData: keepPreviousData,
-  });
+  const sessions = useVisits(workspace, organisation, page);
   return (
     <section aria-labelledby="visits-heading">
       <h2 id="visits-heading">Visits</h2>
@@ -56,7 +41,7 @@ export function Visits({ workspace, organisation }: { workspace: string; organis
           </ol>
           <Pager
             page={page}
-            size={SIZE}
+            size={VISITS_PAGE_SIZE}
             total={sessions.data.total}
             noun="visit"
             onPage={setPage}

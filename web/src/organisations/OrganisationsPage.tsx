@@ -1,30 +1,25 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { api, unwrap } from '../api/client';
-import { keys, useWorkspace } from '../api/queries';
 import { DateRange } from '../ui/DateRange';
 import { ago, count, countryName, dateTime } from '../ui/format';
 import { Pager } from '../ui/Pager';
-import { pageParam, rangeOf } from '../ui/search';
-import { useSegments } from '../ui/segments';
+import { pageParam } from '../ui/search';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
 import { AdHocFilters } from './AdHocFilters';
 import { OrganisationName } from './OrganisationName';
+import { PAGE_SIZE, useOrganisationsPage } from './queries';
 import './organisations.css';
-
-const SIZE = 25;
 
 /** The lead feed: the organisations that visited, newest activity first. */
 export function OrganisationsPage() {
   const { workspace } = useParams({ from: '/w/$workspace' });
   const search = useSearch({ from: '/w/$workspace/organisations' });
   const navigate = useNavigate({ from: '/w/$workspace/organisations' });
-  const { from, to } = rangeOf(search);
-  const page = search.page ?? 1;
-  const segments = useSegments(workspace);
-  const info = useWorkspace(workspace);
+  const { from, to, page, list, segments, tags, exportUrl } = useOrganisationsPage(
+    workspace,
+    search,
+  );
   const [text, setText] = useState(search.q ?? '');
 
   // The search box writes to the URL after a pause in typing, and follows it back.
@@ -37,31 +32,6 @@ export function OrganisationsPage() {
     );
     return () => clearTimeout(timer);
   }, [text, search.q, navigate]);
-
-  const query = {
-    name: search.q,
-    date_from: from,
-    date_to: to,
-    segmentUuid: search.segment,
-    tag: search.tag,
-    filters: search.filters,
-  };
-  const list = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'organisations', query, page),
-    queryFn: () =>
-      unwrap(
-        api.GET('/v1/workspaces/{workspaceUuid}/organisations', {
-          params: { path: { workspaceUuid: workspace }, query: { ...query, page, size: SIZE } },
-        }),
-      ),
-    placeholderData: keepPreviousData,
-  });
-
-  const exportUrl = () => {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
-    return `/v1/workspaces/${workspace}/organisations.csv?${params}`;
-  };
 
   return (
     <>
@@ -77,7 +47,7 @@ export function OrganisationsPage() {
           <button
             type="button"
             className="button"
-            onClick={() => window.location.assign(exportUrl())}
+            onClick={() => window.location.assign(exportUrl)}
           >
             Export CSV
           </button>
@@ -129,7 +99,7 @@ export function OrganisationsPage() {
             }
           >
             <option value="">Any tag</option>
-            {info.data?.available_tags.map((tag) => (
+            {tags.map((tag) => (
               <option key={tag} value={tag}>
                 {tag}
               </option>
@@ -230,7 +200,7 @@ export function OrganisationsPage() {
           </TableWrap>
           <Pager
             page={page}
-            size={SIZE}
+            size={PAGE_SIZE}
             total={list.data.total}
             noun="organisation"
             onPage={(next) => void navigate({ search: (s) => ({ ...s, page: pageParam(next) }) })}

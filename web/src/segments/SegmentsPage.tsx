@@ -1,10 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
-import { api, unwrap } from '../api/client';
-import { keys } from '../api/queries';
+import { useSegments } from '../api/queries';
 import { count as countOf } from '../ui/format';
-import { useSegments } from '../ui/segments';
 import { Empty, ErrorState, Loading } from '../ui/states';
+import { useSegmentSize } from './queries';
 import './segments.css';
 
 /** Saved filters over organisations, with how many are in each now. */
@@ -73,20 +71,7 @@ export function SegmentsPage() {
 }
 
 function Members({ workspace, segment }: { workspace: string; segment: string }) {
-  const count = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'segment-size', segment),
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/organisations', {
-            params: {
-              path: { workspaceUuid: workspace },
-              query: { segmentUuid: segment, page: 1, size: 1 },
-            },
-          }),
-        )
-      ).total,
-  });
+  const count = useSegmentSize(workspace, segment);
   return (
     <span className="muted">
       {count.isError

@@ -1,18 +1,13 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import type { FormEvent } from 'react';
-import { api, unwrap } from '../api/client';
-import { keys } from '../api/queries';
 import { DateRange } from '../ui/DateRange';
 import { count, dateTime, pathOf, placeOf } from '../ui/format';
-import { useOrganisationNames } from '../ui/organisation-names';
 import { Pager } from '../ui/Pager';
-import { pageParam, rangeOf } from '../ui/search';
-import { useSegments } from '../ui/segments';
+import { pageParam } from '../ui/search';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
+import { PAGE_SIZE, useSessionsPage } from './queries';
 
-const SIZE = 25;
 const minutes = (from: string, to: string) => {
   const s = Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 1000));
   return s < 60 ? `${s} s` : `${Math.round(s / 60)} min`;
@@ -23,32 +18,7 @@ export function SessionsPage() {
   const { workspace } = useParams({ from: '/w/$workspace' });
   const search = useSearch({ from: '/w/$workspace/sessions' });
   const navigate = useNavigate({ from: '/w/$workspace/sessions' });
-  const { from, to } = rangeOf(search);
-  const page = search.page ?? 1;
-  const segments = useSegments(workspace);
-  const query = {
-    date_from: from,
-    date_to: to,
-    url: search.url,
-    referrer: search.referrer,
-    segmentUuid: search.segment,
-    visitor_uuid: search.visitor,
-  };
-  const sessions = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'sessions', query, page),
-    queryFn: () =>
-      unwrap(
-        api.GET('/v1/workspaces/{workspaceUuid}/sessions', {
-          params: { path: { workspaceUuid: workspace }, query: { ...query, page, size: SIZE } },
-        }),
-      ),
-    placeholderData: keepPreviousData,
-  });
-  // Names for the organisations on this page.
-  const names = useOrganisationNames(
-    workspace,
-    sessions.data?.data.map((s) => s.organisation_uuid) ?? [],
-  );
+  const { from, to, page, sessions, names, segments } = useSessionsPage(workspace, search);
 
   function filter(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -200,7 +170,7 @@ export function SessionsPage() {
           </TableWrap>
           <Pager
             page={page}
-            size={SIZE}
+            size={PAGE_SIZE}
             total={sessions.data.total}
             noun="session"
             onPage={(next) => void navigate({ search: (s) => ({ ...s, page: pageParam(next) }) })}

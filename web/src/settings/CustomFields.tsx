@@ -1,12 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
-import { keys } from '../api/queries';
-import type { Body, Ok } from '../api/types';
+import { ApiFailure } from '../api/client';
+import { useCustomFields } from '../api/queries';
+import type { Ok } from '../api/types';
 import { ErrorState, Loading } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
+import { type FieldChange, type NewField, useCustomFieldChanges } from './queries';
 
-type NewField = Body<'/v1/workspaces/{workspaceUuid}/custom-fields', 'post'>;
 type FieldType = NewField['type'];
 const TYPES: [FieldType, string][] = [
   ['text', 'Text'],
@@ -37,7 +36,6 @@ const keyOf = (name: string) =>
     .slice(0, 60);
 
 type Definition = Ok<'/v1/workspaces/{workspaceUuid}/custom-fields', 'get'>['data'][number];
-type FieldChange = Body<'/v1/workspaces/{workspaceUuid}/custom-fields/{key}', 'patch'>;
 /** An option being edited: `key` is kept for options that exist (values refer to it). */
 type Option = { key?: string; label: string; color: string };
 
@@ -58,59 +56,20 @@ function optionsOut(options: Option[]) {
 
 /** Fields the team fills in on organisations; option colours show in lists and Spotter. */
 export function CustomFields({ workspace }: { workspace: string }) {
-  const queryClient = useQueryClient();
-  const key = keys.inWorkspace(workspace, 'custom-fields');
-  const fields = useQuery({
-    queryKey: key,
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/custom-fields', {
-            params: { path: { workspaceUuid: workspace } },
-          }),
-        )
-      ).data,
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: keys.workspace(workspace) });
+  const fields = useCustomFields(workspace);
   const [type, setType] = useState<FieldType>('text');
   const [options, setOptions] = useState<Option[]>([]);
-  const create = useMutation({
-    mutationFn: (body: NewField) =>
-      unwrap(
-        api.POST('/v1/workspaces/{workspaceUuid}/custom-fields', {
-          params: { path: { workspaceUuid: workspace } },
-          body,
-        }),
-      ),
-    onSuccess: async () => {
+  const [editing, setEditing] = useState<string>();
+  const { create, patch, remove } = useCustomFieldChanges(
+    workspace,
+    () => {
       setOptions([]);
       setType('text');
-      await refresh();
     },
-  });
-  const [editing, setEditing] = useState<string>();
-  const patch = useMutation({
-    mutationFn: ({ field, body }: { field: string; body: FieldChange }) =>
-      unwrap(
-        api.PATCH('/v1/workspaces/{workspaceUuid}/custom-fields/{key}', {
-          params: { path: { workspaceUuid: workspace, key: field } },
-          body,
-        }),
-      ),
-    onSuccess: (_, { body }) => {
+    (body) => {
       if (body.name !== undefined || body.options !== undefined) setEditing(undefined);
     },
-    onSettled: refresh,
-  });
-  const remove = useMutation({
-    mutationFn: (field: string) =>
-      unwrap(
-        api.DELETE('/v1/workspaces/{workspaceUuid}/custom-fields/{key}', {
-          params: { path: { workspaceUuid: workspace, key: field } },
-        }),
-      ),
-    onSettled: refresh,
-  });
+  );
   const listed = type === 'select' || type === 'multi_select';
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -190,7 +149,7 @@ export function CustomFields({ workspace }: { workspace: string }) {
                       checked={field.visible_in_spotter}
                       onChange={(e) =>
                         patch.mutate({
-                          field: field.key,
+                          key: field.key,
                           body: { visible_in_spotter: e.target.checked },
                         })
                       }
@@ -231,7 +190,7 @@ export function CustomFields({ workspace }: { workspace: string }) {
             field={field}
             saving={patch.isPending}
             onCancel={() => setEditing(undefined)}
-            onSave={(body) => patch.mutate({ field: field.key, body })}
+            onSave={(body) => patch.mutate({ key: field.key, body })}
           />
         ))}
       <form className="subsection stack" onSubmit={submit}>

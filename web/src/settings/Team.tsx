@@ -1,65 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
-import { keys, useMe, useServerInfo } from '../api/queries';
+import { ApiFailure } from '../api/client';
+import { useMe, useServerInfo } from '../api/queries';
 import { CopyButton } from '../ui/CopyButton';
 import { dateTime } from '../ui/format';
 import { ErrorState, Loading } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
-
-type Role = 'owner' | 'admin' | 'member';
+import { type Role, useTeam, useTeamChanges } from './queries';
 
 /** Who is in the workspace, with which role, and who is invited. */
 export function Team({ workspace }: { workspace: string }) {
-  const queryClient = useQueryClient();
   const me = useMe();
   const mail = useServerInfo().data?.mail;
-  const key = keys.inWorkspace(workspace, 'users');
-  const team = useQuery({
-    queryKey: key,
-    queryFn: () =>
-      unwrap(
-        api.GET('/v1/workspaces/{workspaceUuid}/users', {
-          params: { path: { workspaceUuid: workspace } },
-        }),
-      ),
-    // While invites are open, look again now and then: an accepted one becomes a member.
-    refetchInterval: (query) => ((query.state.data?.invites.length ?? 0) > 0 ? 10_000 : false),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: key });
+  const team = useTeam(workspace);
   const [invited, setInvited] = useState<{ message: string; link: string }>();
-  const invite = useMutation({
-    mutationFn: (body: { email: string; role: 'admin' | 'member' }) =>
-      unwrap(
-        api.POST('/v1/workspaces/{workspaceUuid}/users/invite', {
-          params: { path: { workspaceUuid: workspace } },
-          body,
-        }),
-      ),
-    onSuccess: async (answer) => {
-      setInvited({ message: answer.message, link: answer.data.invite_link });
-      await refresh();
-    },
-  });
-  const setRole = useMutation({
-    mutationFn: ({ user, role }: { user: string; role: Role }) =>
-      unwrap(
-        api.PATCH('/v1/workspaces/{workspaceUuid}/users/{userUuid}', {
-          params: { path: { workspaceUuid: workspace, userUuid: user } },
-          body: { role },
-        }),
-      ),
-    onSettled: refresh,
-  });
-  const remove = useMutation({
-    mutationFn: (user: string) =>
-      unwrap(
-        api.DELETE('/v1/workspaces/{workspaceUuid}/users/{userUuid}', {
-          params: { path: { workspaceUuid: workspace, userUuid: user } },
-        }),
-      ),
-    onSettled: refresh,
-  });
+  const { invite, setRole, remove } = useTeamChanges(workspace, setInvited);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -1,34 +1,18 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
+import { ApiFailure } from '../api/client';
 import { CopyButton } from '../ui/CopyButton';
 import { dateTime } from '../ui/format';
 import { ErrorState, Loading } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
-
-const KEY = ['me', 'tokens'];
+import { useTokenChanges, useTokens } from './queries';
 
 /** The signed-in person's API tokens: made with an expiry, shown once, revoked. */
 export function Tokens() {
-  const queryClient = useQueryClient();
-  const tokens = useQuery({
-    queryKey: KEY,
-    queryFn: async () => (await unwrap(api.GET('/v1/me/tokens'))).data,
-  });
+  const tokens = useTokens();
   const [made, setMade] = useState<{ name: string; token: string }>();
-  const create = useMutation({
-    mutationFn: async (body: { name: string; expires_in_days: number | null }) =>
-      (await unwrap(api.POST('/v1/me/tokens', { body }))).data,
-    onSuccess: async (token) => {
-      setMade({ name: token.name, token: token.token });
-      await queryClient.invalidateQueries({ queryKey: KEY });
-    },
-  });
-  const revoke = useMutation({
-    mutationFn: (uuid: string) =>
-      unwrap(api.DELETE('/v1/me/tokens/{tokenUuid}', { params: { path: { tokenUuid: uuid } } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: KEY }),
-  });
+  const { create, revoke } = useTokenChanges((token) =>
+    setMade({ name: token.name, token: token.token }),
+  );
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

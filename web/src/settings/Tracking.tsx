@@ -1,11 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
-import { keys, useServerInfo, useWorkspace } from '../api/queries';
+import { ApiFailure } from '../api/client';
+import { useInstallation, useServerInfo, useWorkspace } from '../api/queries';
 import { CopyButton } from '../ui/CopyButton';
 import { ago, count, dateTime } from '../ui/format';
 import { ErrorState, Loading } from '../ui/states';
 import { isPrivateHost } from './private-address';
+import { usePrivacy, useTrackerFeatures, useVisitFilters } from './queries';
 import { Switch } from './Switch';
 
 const REASONS: Record<string, string> = {
@@ -86,18 +86,7 @@ function PrivateAddressWarning({ snippet }: { snippet: string }) {
 }
 
 function InstallationStatus({ workspace }: { workspace: string }) {
-  const status = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'installation'),
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/installation', {
-            params: { path: { workspaceUuid: workspace } },
-          }),
-        )
-      ).data,
-    refetchInterval: 5_000,
-  });
+  const status = useInstallation(workspace, 5_000);
   // Re-render each minute so "2 minutes ago" stays true.
   const [, tick] = useState(0);
   useEffect(() => {
@@ -143,31 +132,7 @@ function InstallationStatus({ workspace }: { workspace: string }) {
 }
 
 function Features({ workspace }: { workspace: string }) {
-  const queryClient = useQueryClient();
-  const key = keys.inWorkspace(workspace, 'tracker-features');
-  const features = useQuery({
-    queryKey: key,
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/tracker-features', {
-            params: { path: { workspaceUuid: workspace } },
-          }),
-        )
-      ).data,
-  });
-  const change = useMutation({
-    mutationFn: async (body: Partial<Record<(typeof FEATURES)[number][0], boolean>>) =>
-      (
-        await unwrap(
-          api.PATCH('/v1/workspaces/{workspaceUuid}/tracker-features', {
-            params: { path: { workspaceUuid: workspace } },
-            body,
-          }),
-        )
-      ).data,
-    onSuccess: (data) => queryClient.setQueryData(key, data),
-  });
+  const [features, change] = useTrackerFeatures(workspace);
   return (
     <div className="subsection">
       <h3>What the script collects</h3>
@@ -196,31 +161,7 @@ function Features({ workspace }: { workspace: string }) {
 }
 
 function Privacy({ workspace }: { workspace: string }) {
-  const queryClient = useQueryClient();
-  const key = keys.inWorkspace(workspace, 'privacy');
-  const privacy = useQuery({
-    queryKey: key,
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/privacy', {
-            params: { path: { workspaceUuid: workspace } },
-          }),
-        )
-      ).data,
-  });
-  const change = useMutation({
-    mutationFn: async (honor_gpc: boolean) =>
-      (
-        await unwrap(
-          api.PATCH('/v1/workspaces/{workspaceUuid}/privacy', {
-            params: { path: { workspaceUuid: workspace } },
-            body: { honor_gpc },
-          }),
-        )
-      ).data,
-    onSuccess: (data) => queryClient.setQueryData(key, data),
-  });
+  const [privacy, change] = usePrivacy(workspace);
   return (
     <div className="subsection">
       <h3>Privacy</h3>
@@ -243,31 +184,7 @@ function Privacy({ workspace }: { workspace: string }) {
 }
 
 function Filters({ workspace }: { workspace: string }) {
-  const queryClient = useQueryClient();
-  const key = keys.inWorkspace(workspace, 'filters');
-  const filters = useQuery({
-    queryKey: key,
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/filters', {
-            params: { path: { workspaceUuid: workspace } },
-          }),
-        )
-      ).data,
-  });
-  const save = useMutation({
-    mutationFn: async (body: { excluded_ip_ranges: string[]; hostnames: string[] }) =>
-      (
-        await unwrap(
-          api.PATCH('/v1/workspaces/{workspaceUuid}/filters', {
-            params: { path: { workspaceUuid: workspace } },
-            body,
-          }),
-        )
-      ).data,
-    onSuccess: (data) => queryClient.setQueryData(key, data),
-  });
+  const [filters, save] = useVisitFilters(workspace);
   const lines = (text: FormDataEntryValue | null) =>
     String(text ?? '')
       .split('\n')

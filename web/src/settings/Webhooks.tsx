@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
+import { ApiFailure } from '../api/client';
 import { ErrorState, Loading } from '../ui/states';
 import { DeliveryLog } from './DeliveryLog';
+import { useWebhook, useWebhookChanges, useWebhookDeliveries } from './queries';
 
 const KINDS = [
   ['session.ended', 'A session of an identified organisation ended'],
@@ -15,49 +15,10 @@ type Kind = (typeof KINDS)[number][0];
 
 /** Signed webhooks to your own systems (they belong to you and cover all your workspaces). */
 export function Webhooks() {
-  const queryClient = useQueryClient();
-  const config = useQuery({
-    queryKey: ['me', 'webhooks'],
-    queryFn: async () =>
-      (await unwrap(api.GET('/radar/operator/v1/webhooks'))).data[0]?.delivery ?? null,
-  });
+  const config = useWebhook();
   const [status, setStatus] = useState('');
-  const deliveries = useQuery({
-    queryKey: ['me', 'webhook-deliveries', status],
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/radar/operator/v1/webhooks/deliveries', {
-            params: {
-              query: { page: 1, size: 20, ...(status ? { status: status as 'failed' } : {}) },
-            },
-          }),
-        )
-      ).data,
-    refetchInterval: 10_000,
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['me'] });
-  const save = useMutation({
-    mutationFn: (delivery: {
-      webhook_url: string | null;
-      webhook_secret?: string;
-      events?: Kind[];
-    }) => unwrap(api.PATCH('/radar/operator/v1/webhooks', { body: { delivery } })),
-    onSuccess: refresh,
-  });
-  const test = useMutation({
-    mutationFn: () => unwrap(api.POST('/radar/operator/v1/webhooks/test')),
-    onSuccess: refresh,
-  });
-  const redeliver = useMutation({
-    mutationFn: (uuid: string) =>
-      unwrap(
-        api.POST('/radar/operator/v1/webhooks/deliveries/{uuid}/redeliver', {
-          params: { path: { uuid } },
-        }),
-      ),
-    onSettled: refresh,
-  });
+  const deliveries = useWebhookDeliveries(status);
+  const { save, test, redeliver } = useWebhookChanges();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
