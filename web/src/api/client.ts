@@ -17,9 +17,19 @@ export class ApiFailure extends Error {
     super(body?.message ?? `The server answered ${status}.`);
   }
 
+  /** The error as an ApiFailure: one of status 0 when the server could not be reached. */
+  static from(error: unknown): ApiFailure {
+    return error instanceof ApiFailure ? error : new ApiFailure(0, undefined);
+  }
+
   /** The first message for a field of the request body, for a form to show beside it. */
   field(name: string): string | undefined {
     return this.body?.errors?.[name]?.[0];
+  }
+
+  /** The first message about any field of the request body, else the message of the whole. */
+  firstMessage(): string {
+    return Object.values(this.body?.errors ?? {}).flat()[0] ?? this.message;
   }
 }
 

@@ -24,7 +24,7 @@ export function ForgotPage() {
     try {
       setSent((await requestReset(email)).message);
     } catch (error) {
-      setFailure(error instanceof ApiFailure ? error : new ApiFailure(0, undefined));
+      setFailure(ApiFailure.from(error));
     } finally {
       setBusy(false);
     }

@@ -31,7 +31,7 @@ export function InvitePage() {
         await navigate({ to: '/w/$workspace', params: { workspace: invite.data.workspace.uuid } });
       }
     } catch (error) {
-      setFailure(error instanceof ApiFailure ? error : new ApiFailure(0, undefined));
+      setFailure(ApiFailure.from(error));
     }
   }
 

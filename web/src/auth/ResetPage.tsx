@@ -24,7 +24,7 @@ export function ResetPage() {
       queryClient.clear();
       await navigate({ to: '/' });
     } catch (error) {
-      setFailure(error instanceof ApiFailure ? error : new ApiFailure(0, undefined));
+      setFailure(ApiFailure.from(error));
     }
   }
 

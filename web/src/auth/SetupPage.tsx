@@ -30,7 +30,7 @@ export function SetupPage() {
       queryClient.clear();
       await navigate({ to: '/welcome' });
     } catch (error) {
-      setFailure(error instanceof ApiFailure ? error : new ApiFailure(0, undefined));
+      setFailure(ApiFailure.from(error));
     } finally {
       setBusy(false);
     }

@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
-import { ApiFailure } from '../api/client';
+import { ChangeFailed } from '../ui/states';
 import { useTagChanges } from './queries';
 
 /** The organisation's tags: remove one, or add one (new names join the workspace's list). */
@@ -80,11 +80,7 @@ export function Tags({
           </button>
         </form>
       ) : null}
-      {failure ? (
-        <p className="form-error" role="alert">
-          {failure instanceof ApiFailure ? failure.message : 'The server could not be reached.'}
-        </p>
-      ) : null}
+      <ChangeFailed error={failure} />
     </section>
   );
 }

@@ -28,12 +28,7 @@ export function Account() {
       },
     );
   }
-  const failure =
-    change.error instanceof ApiFailure
-      ? change.error
-      : change.error
-        ? new ApiFailure(0, undefined)
-        : undefined;
+  const failure = change.error ? ApiFailure.from(change.error) : undefined;
 
   return (
     <section className="card" id="account" aria-labelledby="account-heading">

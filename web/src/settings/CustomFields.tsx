@@ -1,8 +1,7 @@
 import { type FormEvent, useState } from 'react';
-import { ApiFailure } from '../api/client';
 import { useCustomFields } from '../api/queries';
 import type { Ok } from '../api/types';
-import { ErrorState, Loading } from '../ui/states';
+import { ChangeFailed, ErrorState, Loading } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
 import { type FieldChange, type NewField, useCustomFieldChanges } from './queries';
 
@@ -217,13 +216,7 @@ export function CustomFields({ workspace }: { workspace: string }) {
             Add field
           </button>
         </div>
-        {failure ? (
-          <p className="form-error" role="alert">
-            {failure instanceof ApiFailure
-              ? (Object.values(failure.body?.errors ?? {}).flat()[0] ?? failure.message)
-              : 'The server could not be reached.'}
-          </p>
-        ) : null}
+        <ChangeFailed error={failure} fieldFirst />
       </form>
     </section>
   );

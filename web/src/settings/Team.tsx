@@ -1,9 +1,8 @@
 import { type FormEvent, useState } from 'react';
-import { ApiFailure } from '../api/client';
 import { useMe, useServerInfo } from '../api/queries';
 import { CopyButton } from '../ui/CopyButton';
 import { dateTime } from '../ui/format';
-import { ErrorState, Loading } from '../ui/states';
+import { ChangeFailed, ErrorState, Loading } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
 import { type Role, useTeam, useTeamChanges } from './queries';
 
@@ -135,13 +134,7 @@ export function Team({ workspace }: { workspace: string }) {
           ) : null}
         </div>
       ) : null}
-      {failure ? (
-        <p className="form-error" role="alert">
-          {failure instanceof ApiFailure
-            ? (Object.values(failure.body?.errors ?? {}).flat()[0] ?? failure.message)
-            : 'The server could not be reached.'}
-        </p>
-      ) : null}
+      <ChangeFailed error={failure} fieldFirst />
     </section>
   );
 }

@@ -1,8 +1,7 @@
 import { type FormEvent, useState } from 'react';
-import { ApiFailure } from '../api/client';
 import { CopyButton } from '../ui/CopyButton';
 import { dateTime } from '../ui/format';
-import { ErrorState, Loading } from '../ui/states';
+import { ChangeFailed, ErrorState, Loading } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
 import { useTokenChanges, useTokens } from './queries';
 
@@ -64,11 +63,7 @@ export function Tokens() {
           </button>
         </div>
       ) : null}
-      {failure ? (
-        <p className="form-error" role="alert">
-          {failure instanceof ApiFailure ? failure.message : 'The server could not be reached.'}
-        </p>
-      ) : null}
+      <ChangeFailed error={failure} />
       {tokens.isPending ? (
         <Loading what="tokens" />
       ) : tokens.isError ? (

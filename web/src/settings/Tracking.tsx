@@ -237,7 +237,7 @@ function Filters({ workspace }: { workspace: string }) {
       </label>
       {failure ? (
         <p className="form-error" role="alert">
-          {Object.values(failure.body?.errors ?? {}).flat()[0] ?? failure.message}
+          {failure.firstMessage()}
         </p>
       ) : null}
       <div>

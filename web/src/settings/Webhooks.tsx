@@ -1,6 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { ApiFailure } from '../api/client';
-import { ErrorState, Loading } from '../ui/states';
+import { ChangeFailed, ErrorState, Loading } from '../ui/states';
 import { DeliveryLog } from './DeliveryLog';
 import { useWebhook, useWebhookChanges, useWebhookDeliveries } from './queries';
 
@@ -112,13 +111,7 @@ export function Webhooks() {
           </div>
         </form>
       )}
-      {failure ? (
-        <p className="form-error" role="alert">
-          {failure instanceof ApiFailure
-            ? (Object.values(failure.body?.errors ?? {}).flat()[0] ?? failure.message)
-            : 'The server could not be reached.'}
-        </p>
-      ) : null}
+      <ChangeFailed error={failure} fieldFirst />
       <div className="subsection">
         <div className="row">
           <h3 style={{ margin: 0 }}>Deliveries</h3>

@@ -40,6 +40,29 @@ export function ErrorState({
   );
 }
 
+/**
+ * Why a change failed, as an alert: the server's message (with `fieldFirst`, its first message
+ * about a field when it has one), or that the server could not be reached. Nothing without one.
+ */
+export function ChangeFailed({
+  error,
+  fieldFirst = false,
+}: {
+  error: Error | null;
+  fieldFirst?: boolean;
+}) {
+  if (!error) return null;
+  return (
+    <p className="form-error" role="alert">
+      {error instanceof ApiFailure
+        ? fieldFirst
+          ? error.firstMessage()
+          : error.message
+        : 'The server could not be reached.'}
+    </p>
+  );
+}
+
 export function Empty({ children }: { children: ReactNode }) {
   return <div className="state state-empty">{children}</div>;
 }
