@@ -2,8 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiFailure } from '../api/client';
 import { useServerInfo } from '../api/queries';
-import { Loading } from '../ui/states';
-import { AuthLayout } from './AuthLayout';
+import { AuthLayout, AuthLoading } from './AuthLayout';
 import { FieldError } from './fields';
 import { requestReset } from './queries';
 
@@ -37,13 +36,7 @@ export function ForgotPage() {
       </Link>
     </p>
   );
-  if (server.isPending) {
-    return (
-      <AuthLayout title={TITLE}>
-        <Loading what="the page" />
-      </AuthLayout>
-    );
-  }
+  if (server.isPending) return <AuthLoading title={TITLE} what="the page" />;
   if (!server.data?.mail) {
     return (
       <AuthLayout title={TITLE}>

@@ -4,8 +4,8 @@ import { type FormEvent, useState } from 'react';
 import { ApiFailure } from '../api/client';
 import { keys } from '../api/keys';
 import { signOut, useMe } from '../api/queries';
-import { ErrorState, Loading } from '../ui/states';
-import { AuthLayout } from './AuthLayout';
+import { ErrorState } from '../ui/states';
+import { AuthLayout, AuthLoading, DeadLink } from './AuthLayout';
 import { NewPasswordField, PASSWORD_HINT } from './fields';
 import { acceptInvite, useInvite } from './queries';
 
@@ -46,20 +46,14 @@ export function InvitePage() {
     await queryClient.resetQueries({ queryKey: keys.me });
   }
 
-  if (invite.isPending || me.isPending)
-    return (
-      <AuthLayout title="Join a workspace">
-        <Loading what="the invite" />
-      </AuthLayout>
-    );
+  if (invite.isPending || me.isPending) {
+    return <AuthLoading title="Join a workspace" what="the invite" />;
+  }
   if (invite.isError) {
     return (
-      <AuthLayout title="This invite link no longer works">
+      <DeadLink title="This invite link no longer works">
         <p>It has been used or has expired (links last 7 days). Ask for a new invite.</p>
-        <a className="button primary" href="/sign-in">
-          Go to sign-in
-        </a>
-      </AuthLayout>
+      </DeadLink>
     );
   }
   const { workspace, email, role } = invite.data;

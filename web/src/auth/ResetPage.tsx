@@ -2,8 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiFailure } from '../api/client';
-import { ErrorState, Loading } from '../ui/states';
-import { AuthLayout } from './AuthLayout';
+import { ErrorState } from '../ui/states';
+import { AuthLayout, AuthLoading, DeadLink } from './AuthLayout';
 import { NewPasswordField } from './fields';
 import { resetPassword, useResetLink } from './queries';
 
@@ -28,20 +28,12 @@ export function ResetPage() {
     }
   }
 
-  if (link.isPending)
-    return (
-      <AuthLayout title="Choose a new password">
-        <Loading what="the reset link" />
-      </AuthLayout>
-    );
+  if (link.isPending) return <AuthLoading title="Choose a new password" what="the reset link" />;
   if (link.isError) {
     return (
-      <AuthLayout title="This reset link no longer works">
+      <DeadLink title="This reset link no longer works">
         <p>It has been used or has expired. Ask for a new one.</p>
-        <a className="button primary" href="/sign-in">
-          Go to sign-in
-        </a>
-      </AuthLayout>
+      </DeadLink>
     );
   }
   return (

@@ -2,8 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { ApiFailure } from '../api/client';
-import { ErrorState, Loading } from '../ui/states';
-import { AuthLayout } from './AuthLayout';
+import { ErrorState } from '../ui/states';
+import { AuthLayout, AuthLoading, DeadLink } from './AuthLayout';
 import { FieldError, NewPasswordField } from './fields';
 import { setUp, useSetupLink } from './queries';
 
@@ -36,23 +36,15 @@ export function SetupPage() {
     }
   }
 
-  if (link.isPending)
-    return (
-      <AuthLayout title="Set up Footfall">
-        <Loading what="the setup link" />
-      </AuthLayout>
-    );
+  if (link.isPending) return <AuthLoading title="Set up Footfall" what="the setup link" />;
   if (link.isError) {
     return (
-      <AuthLayout title="This setup link has been used">
+      <DeadLink title="This setup link has been used">
         <p>
           The first account already exists, or the link is out of date. Sign in instead, or ask
           whoever runs this server for a reset link.
         </p>
-        <a className="button primary" href="/sign-in">
-          Go to sign-in
-        </a>
-      </AuthLayout>
+      </DeadLink>
     );
   }
   return (
