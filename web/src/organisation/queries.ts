@@ -53,28 +53,20 @@ export function useVisits(workspace: string, organisation: string, page: number)
 /** Adding and removing the organisation's tags; `onAdded` runs before the refresh. */
 export function useTagChanges(workspace: string, organisation: string, onAdded: () => void) {
   const refresh = useRefresh(keys.workspace(workspace));
-  const path = { workspaceUuid: workspace, organisationUuid: organisation };
+  const route = '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/tags';
+  const tag = (tag_name: string) => ({
+    params: { path: { workspaceUuid: workspace, organisationUuid: organisation } },
+    body: { tag_name },
+  });
   const add = useMutation({
-    mutationFn: (tag_name: string) =>
-      unwrap(
-        api.POST('/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/tags', {
-          params: { path },
-          body: { tag_name },
-        }),
-      ),
+    mutationFn: (tag_name: string) => unwrap(api.POST(route, tag(tag_name))),
     onSuccess: async () => {
       onAdded();
       await refresh();
     },
   });
   const remove = useMutation({
-    mutationFn: (tag_name: string) =>
-      unwrap(
-        api.DELETE('/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/tags', {
-          params: { path },
-          body: { tag_name },
-        }),
-      ),
+    mutationFn: (tag_name: string) => unwrap(api.DELETE(route, tag(tag_name))),
     onSuccess: refresh,
   });
   return { add, remove };
