@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { DateRange } from '../ui/DateRange';
 import { ago, count, countryName, dateTime } from '../ui/format';
 import { Pager } from '../ui/Pager';
+import { SegmentOptions } from '../ui/SegmentOptions';
 import { pageParam } from '../ui/search';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
@@ -80,11 +81,7 @@ export function OrganisationsPage() {
             }
           >
             <option value="">All organisations</option>
-            {segments.data?.map((segment) => (
-              <option key={segment.uuid} value={segment.uuid}>
-                {segment.name}
-              </option>
-            ))}
+            <SegmentOptions segments={segments.data} />
           </select>
         </label>
         <label>

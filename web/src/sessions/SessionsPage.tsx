@@ -3,6 +3,7 @@ import type { FormEvent } from 'react';
 import { DateRange } from '../ui/DateRange';
 import { count, dateTime, pathOf, placeOf } from '../ui/format';
 import { Pager } from '../ui/Pager';
+import { SegmentOptions } from '../ui/SegmentOptions';
 import { pageParam } from '../ui/search';
 import { Empty, ErrorState, Loading } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
@@ -65,11 +66,7 @@ export function SessionsPage() {
             }
           >
             <option value="">All organisations</option>
-            {segments.data?.map((s) => (
-              <option key={s.uuid} value={s.uuid}>
-                {s.name}
-              </option>
-            ))}
+            <SegmentOptions segments={segments.data} />
           </select>
         </label>
         <button type="submit" className="button">

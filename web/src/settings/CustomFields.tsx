@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { useCustomFields } from '../api/queries';
 import type { Ok } from '../api/types';
 import { ChangeFailed, ErrorState, Loading } from '../ui/states';
-import { TableWrap } from '../ui/TableWrap';
+import { ActionsHeader, TableWrap } from '../ui/TableWrap';
 import { type FieldChange, type NewField, useCustomFieldChanges } from './queries';
 
 type FieldType = NewField['type'];
@@ -113,9 +113,7 @@ export function CustomFields({ workspace }: { workspace: string }) {
                 <th scope="col">Type</th>
                 <th scope="col">Options</th>
                 <th scope="col">In Spotter</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+                <ActionsHeader />
               </tr>
             </thead>
             <tbody>

@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { ApiFailure } from '../api/client';
 import { useSegments, useServerInfo } from '../api/queries';
 import type { Ok } from '../api/types';
+import { SegmentOptions } from '../ui/SegmentOptions';
 import { ErrorState, Loading } from '../ui/states';
 import { DeliveryLog } from './DeliveryLog';
 import { type NewRule, useNotificationRules, useRuleChanges, useRuleLog } from './queries';
@@ -163,11 +164,7 @@ function RuleForm({
             defaultValue={rule?.filter.segment_uuid ?? ''}
           >
             <option value="">Any segment</option>
-            {segments.data?.map((s) => (
-              <option key={s.uuid} value={s.uuid}>
-                {s.name}
-              </option>
-            ))}
+            <SegmentOptions segments={segments.data} />
           </select>
         </label>
         {digest ? (

@@ -3,7 +3,7 @@ import { useMe, useServerInfo } from '../api/queries';
 import { CopyButton } from '../ui/CopyButton';
 import { dateTime } from '../ui/format';
 import { ChangeFailed, ErrorState, Loading } from '../ui/states';
-import { TableWrap } from '../ui/TableWrap';
+import { ActionsHeader, TableWrap } from '../ui/TableWrap';
 import { type Role, useTeam, useTeamChanges } from './queries';
 
 /** Who is in the workspace, with which role, and who is invited. */
@@ -43,9 +43,7 @@ export function Team({ workspace }: { workspace: string }) {
                 <th scope="col">Name</th>
                 <th scope="col">Email</th>
                 <th scope="col">Role</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+                <ActionsHeader />
               </tr>
             </thead>
             <tbody>

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { CopyButton } from '../ui/CopyButton';
 import { dateTime } from '../ui/format';
 import { ChangeFailed, ErrorState, Loading } from '../ui/states';
-import { TableWrap } from '../ui/TableWrap';
+import { ActionsHeader, TableWrap } from '../ui/TableWrap';
 import { useTokenChanges, useTokens } from './queries';
 
 /** The signed-in person's API tokens: made with an expiry, shown once, revoked. */
@@ -78,9 +78,7 @@ export function Tokens() {
                 <th scope="col">Name</th>
                 <th scope="col">Created</th>
                 <th scope="col">Expires</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+                <ActionsHeader />
               </tr>
             </thead>
             <tbody>
