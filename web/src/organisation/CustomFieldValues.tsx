@@ -2,7 +2,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { ApiFailure } from '../api/client';
 import { useCustomFields } from '../api/queries';
 import type { Ok } from '../api/types';
-import { ErrorState, Loading } from '../ui/states';
+import { Loaded } from '../ui/states';
 import { useFieldValueChange, type CustomFieldValue as Value } from './queries';
 
 type Field = Ok<'/v1/workspaces/{workspaceUuid}/custom-fields', 'get'>['data'][number];
@@ -21,25 +21,25 @@ export function CustomFieldValues({
   return (
     <section className="card" aria-labelledby="fields-heading">
       <h2 id="fields-heading">Custom fields</h2>
-      {fields.isPending ? (
-        <Loading what="custom fields" />
-      ) : fields.isError ? (
-        <ErrorState what="custom fields" error={fields.error} />
-      ) : fields.data.length === 0 ? (
-        <p className="muted small">
-          No custom fields yet. Add them under Settings → Custom fields.
-        </p>
-      ) : (
-        fields.data.map((field) => (
-          <FieldValue
-            key={field.key}
-            workspace={workspace}
-            organisation={organisation}
-            field={field}
-            value={values[field.key] as Value | undefined}
-          />
-        ))
-      )}
+      <Loaded query={fields} what="custom fields">
+        {(data) =>
+          data.length === 0 ? (
+            <p className="muted small">
+              No custom fields yet. Add them under Settings → Custom fields.
+            </p>
+          ) : (
+            data.map((field) => (
+              <FieldValue
+                key={field.key}
+                workspace={workspace}
+                organisation={organisation}
+                field={field}
+                value={values[field.key] as Value | undefined}
+              />
+            ))
+          )
+        }
+      </Loaded>
     </section>
   );
 }

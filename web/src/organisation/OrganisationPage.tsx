@@ -2,7 +2,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { ago, dateTime, placeOf } from '../ui/format';
 import { OrganisationLogo } from '../ui/OrganisationLogo';
-import { ErrorState, Loading } from '../ui/states';
+import { ErrorState, Loaded, Loading } from '../ui/states';
 import { CustomFieldValues } from './CustomFieldValues';
 import { identificationText } from './identification';
 import { ProfileSource } from './ProfileSource';
@@ -147,22 +147,22 @@ export function OrganisationPage() {
           </section>
           <section className="card" aria-labelledby="contacts-heading">
             <h2 id="contacts-heading">Contacts</h2>
-            {contacts.isPending ? (
-              <Loading what="contacts" />
-            ) : contacts.isError ? (
-              <ErrorState what="contacts" error={contacts.error} />
-            ) : contacts.data.data.length === 0 ? (
-              <p className="muted small">Nobody from here has identified themselves yet.</p>
-            ) : (
-              <ul>
-                {contacts.data.data.map((c) => (
-                  <li key={c.uuid}>
-                    <a href={`mailto:${c.email}`}>{c.email}</a>{' '}
-                    <span className="muted small">last seen {ago(c.last_seen)}</span>
-                  </li>
-                ))}
-              </ul>
-            )}
+            <Loaded query={contacts} what="contacts">
+              {(data) =>
+                data.data.length === 0 ? (
+                  <p className="muted small">Nobody from here has identified themselves yet.</p>
+                ) : (
+                  <ul>
+                    {data.data.map((c) => (
+                      <li key={c.uuid}>
+                        <a href={`mailto:${c.email}`}>{c.email}</a>{' '}
+                        <span className="muted small">last seen {ago(c.last_seen)}</span>
+                      </li>
+                    ))}
+                  </ul>
+                )
+              }
+            </Loaded>
           </section>
         </div>
       </div>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Ok } from '../api/types';
 import { dateTime, pathOf, placeOf } from '../ui/format';
 import { Pager } from '../ui/Pager';
-import { Empty, ErrorState, Loading } from '../ui/states';
+import { Empty, Loaded } from '../ui/states';
 import { useVisits, VISITS_PAGE_SIZE } from './queries';
 
 type Session = Ok<'/v1/workspaces/{workspaceUuid}/sessions', 'get'>['data'][number];
@@ -26,28 +26,28 @@ export function Visits({ workspace, organisation }: { workspace: string; organis
   return (
     <section aria-labelledby="visits-heading">
       <h2 id="visits-heading">Visits</h2>
-      {sessions.isPending ? (
-        <Loading what="visits" />
-      ) : sessions.isError ? (
-        <ErrorState what="visits" error={sessions.error} retry={() => void sessions.refetch()} />
-      ) : sessions.data.total === 0 ? (
-        <Empty>No visits recorded yet.</Empty>
-      ) : (
-        <>
-          <ol className="visits" aria-label="Visits, newest first">
-            {sessions.data.data.map((session) => (
-              <Visit key={session.uuid} session={session} />
-            ))}
-          </ol>
-          <Pager
-            page={page}
-            size={VISITS_PAGE_SIZE}
-            total={sessions.data.total}
-            noun="visit"
-            onPage={setPage}
-          />
-        </>
-      )}
+      <Loaded query={sessions} what="visits" retry>
+        {(data) =>
+          data.total === 0 ? (
+            <Empty>No visits recorded yet.</Empty>
+          ) : (
+            <>
+              <ol className="visits" aria-label="Visits, newest first">
+                {data.data.map((session) => (
+                  <Visit key={session.uuid} session={session} />
+                ))}
+              </ol>
+              <Pager
+                page={page}
+                size={VISITS_PAGE_SIZE}
+                total={data.total}
+                noun="visit"
+                onPage={setPage}
+              />
+            </>
+          )
+        }
+      </Loaded>
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { ago, count, countryName, dateTime } from '../ui/format';
 import { Pager } from '../ui/Pager';
 import { SegmentOptions } from '../ui/SegmentOptions';
 import { pageParam } from '../ui/search';
-import { Empty, ErrorState, Loading } from '../ui/states';
+import { Empty, Loaded } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
 import { AdHocFilters } from './AdHocFilters';
 import { OrganisationName } from './OrganisationName';
@@ -111,99 +111,103 @@ export function OrganisationsPage() {
           void navigate({ search: (s) => ({ ...s, filters, page: undefined }) })
         }
       />
-      {list.isPending ? (
-        <Loading what="organisations" />
-      ) : list.isError ? (
-        <ErrorState what="organisations" error={list.error} retry={() => void list.refetch()} />
-      ) : list.data.total === 0 ? (
-        <Empty>
-          <p>
-            No organisation matches these filters between {from} and {to}.
-          </p>
-          <p className="small">Try a longer date range, or clear the search and filters.</p>
-        </Empty>
-      ) : (
-        <div className={list.isPlaceholderData ? 'stale' : undefined}>
-          <div className="list-meta">
-            <span className="muted small" role="status">
-              {count(list.data.total, 'organisation')}
-            </span>
-          </div>
-          <TableWrap label="Organisations">
-            <table className="compact-on-phone">
-              <caption className="visually-hidden">
-                Organisations, most recently active first
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Organisation</th>
-                  <th scope="col" className="wide-only">
-                    Industry
-                  </th>
-                  <th scope="col" className="wide-only">
-                    Size
-                  </th>
-                  <th scope="col" className="wide-only">
-                    Country
-                  </th>
-                  <th scope="col">Last seen</th>
-                  <th scope="col" className="num">
-                    Sessions
-                  </th>
-                  <th scope="col" className="num wide-only">
-                    Page views
-                  </th>
-                  <th scope="col" className="wide-only">
-                    Tags
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.data.map((o) => (
-                  <tr key={o.uuid}>
-                    <td>
-                      <OrganisationName
-                        workspace={workspace}
-                        uuid={o.uuid}
-                        name={o.name}
-                        logo={o.logo}
-                      />
-                      {/* On a phone the columns it stands for are hidden. */}
-                      <span className="phone-only muted small">
-                        {[o.industry, countryName(o.address.country)].filter(Boolean).join(' · ')}
-                      </span>
-                    </td>
-                    <td className="wide-only">{o.industry}</td>
-                    <td className="nowrap wide-only">{o.size}</td>
-                    <td className="wide-only">{countryName(o.address.country)}</td>
-                    <td className="nowrap">
-                      <time dateTime={o.last_seen} title={dateTime(o.last_seen)}>
-                        {ago(o.last_seen)}
-                      </time>
-                    </td>
-                    <td className="num">{o.total_sessions.toLocaleString('en')}</td>
-                    <td className="num wide-only">{o.total_pageviews.toLocaleString('en')}</td>
-                    <td className="wide-only">
-                      {o.tags.map((tag) => (
-                        <span className="tag" key={tag}>
-                          {tag}
-                        </span>
-                      ))}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-          <Pager
-            page={page}
-            size={PAGE_SIZE}
-            total={list.data.total}
-            noun="organisation"
-            onPage={(next) => void navigate({ search: (s) => ({ ...s, page: pageParam(next) }) })}
-          />
-        </div>
-      )}
+      <Loaded query={list} what="organisations" retry>
+        {(data) =>
+          data.total === 0 ? (
+            <Empty>
+              <p>
+                No organisation matches these filters between {from} and {to}.
+              </p>
+              <p className="small">Try a longer date range, or clear the search and filters.</p>
+            </Empty>
+          ) : (
+            <div className={list.isPlaceholderData ? 'stale' : undefined}>
+              <div className="list-meta">
+                <span className="muted small" role="status">
+                  {count(data.total, 'organisation')}
+                </span>
+              </div>
+              <TableWrap label="Organisations">
+                <table className="compact-on-phone">
+                  <caption className="visually-hidden">
+                    Organisations, most recently active first
+                  </caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Organisation</th>
+                      <th scope="col" className="wide-only">
+                        Industry
+                      </th>
+                      <th scope="col" className="wide-only">
+                        Size
+                      </th>
+                      <th scope="col" className="wide-only">
+                        Country
+                      </th>
+                      <th scope="col">Last seen</th>
+                      <th scope="col" className="num">
+                        Sessions
+                      </th>
+                      <th scope="col" className="num wide-only">
+                        Page views
+                      </th>
+                      <th scope="col" className="wide-only">
+                        Tags
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.data.map((o) => (
+                      <tr key={o.uuid}>
+                        <td>
+                          <OrganisationName
+                            workspace={workspace}
+                            uuid={o.uuid}
+                            name={o.name}
+                            logo={o.logo}
+                          />
+                          {/* On a phone the columns it stands for are hidden. */}
+                          <span className="phone-only muted small">
+                            {[o.industry, countryName(o.address.country)]
+                              .filter(Boolean)
+                              .join(' · ')}
+                          </span>
+                        </td>
+                        <td className="wide-only">{o.industry}</td>
+                        <td className="nowrap wide-only">{o.size}</td>
+                        <td className="wide-only">{countryName(o.address.country)}</td>
+                        <td className="nowrap">
+                          <time dateTime={o.last_seen} title={dateTime(o.last_seen)}>
+                            {ago(o.last_seen)}
+                          </time>
+                        </td>
+                        <td className="num">{o.total_sessions.toLocaleString('en')}</td>
+                        <td className="num wide-only">{o.total_pageviews.toLocaleString('en')}</td>
+                        <td className="wide-only">
+                          {o.tags.map((tag) => (
+                            <span className="tag" key={tag}>
+                              {tag}
+                            </span>
+                          ))}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableWrap>
+              <Pager
+                page={page}
+                size={PAGE_SIZE}
+                total={data.total}
+                noun="organisation"
+                onPage={(next) =>
+                  void navigate({ search: (s) => ({ ...s, page: pageParam(next) }) })
+                }
+              />
+            </div>
+          )
+        }
+      </Loaded>
     </>
   );
 }

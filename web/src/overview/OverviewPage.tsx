@@ -4,7 +4,7 @@ import { useInstallation } from '../api/queries';
 import type { Ok } from '../api/types';
 import { DateRange } from '../ui/DateRange';
 import { ago, countryName, pathOf } from '../ui/format';
-import { Empty, ErrorState, Loading } from '../ui/states';
+import { Empty, Loaded } from '../ui/states';
 import { useOverviewPage } from './queries';
 import { VisitsChart } from './VisitsChart';
 import './overview.css';
@@ -21,13 +21,9 @@ export function OverviewPage() {
         <h1>Overview</h1>
         <DateRange search={search} onChange={(range) => void navigate({ search: range })} />
       </div>
-      {stats.isPending ? (
-        <Loading what="the overview" />
-      ) : stats.isError ? (
-        <ErrorState what="the overview" error={stats.error} retry={() => void stats.refetch()} />
-      ) : (
-        <OverviewBody workspace={workspace} data={stats.data} from={from} to={to} />
-      )}
+      <Loaded query={stats} what="the overview" retry>
+        {(data) => <OverviewBody workspace={workspace} data={data} from={from} to={to} />}
+      </Loaded>
     </>
   );
 }

@@ -5,7 +5,7 @@ import { count, dateTime, pathOf, placeOf } from '../ui/format';
 import { Pager } from '../ui/Pager';
 import { SegmentOptions } from '../ui/SegmentOptions';
 import { pageParam } from '../ui/search';
-import { Empty, ErrorState, Loading } from '../ui/states';
+import { Empty, Loaded } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
 import { PAGE_SIZE, useSessionsPage } from './queries';
 
@@ -87,93 +87,95 @@ export function SessionsPage() {
           </span>
         ) : null}
       </form>
-      {sessions.isPending ? (
-        <Loading what="sessions" />
-      ) : sessions.isError ? (
-        <ErrorState what="sessions" error={sessions.error} retry={() => void sessions.refetch()} />
-      ) : sessions.data.total === 0 ? (
-        <Empty>
-          No identified sessions match between {from} and {to}.
-        </Empty>
-      ) : (
-        <>
-          {sessions.data.truncated ? (
-            <p className="status-warn small">
-              More than {sessions.data.organisation_limit.toLocaleString('en')} organisations match:
-              only the sessions of the {sessions.data.organisation_limit.toLocaleString('en')} most
-              recently active are listed. Narrow the dates or filters.
-            </p>
-          ) : null}
-          <p className="muted small" role="status">
-            {count(sessions.data.total, 'session')}
-          </p>
-          <TableWrap label="Sessions">
-            <table className="compact-on-phone">
-              <thead>
-                <tr>
-                  <th scope="col">Started</th>
-                  <th scope="col">Organisation</th>
-                  <th scope="col" className="wide-only">
-                    Source
-                  </th>
-                  <th scope="col">Pages</th>
-                  <th scope="col" className="wide-only">
-                    Duration
-                  </th>
-                  <th scope="col" className="wide-only">
-                    Location
-                  </th>
-                  <th scope="col">Visitor</th>
-                </tr>
-              </thead>
-              <tbody>
-                {sessions.data.data.map((s) => (
-                  <tr key={s.uuid}>
-                    <td className="nowrap">
-                      {dateTime(s.started_at)}
-                      {/* On a phone the columns it stands for are hidden. */}
-                      <span className="phone-only muted small">
-                        {[s.source, minutes(s.started_at, s.ended_at), placeOf(s.location)]
-                          .filter(Boolean)
-                          .join(' · ')}
-                      </span>
-                    </td>
-                    <td>
-                      <Link
-                        to="/w/$workspace/organisations/$organisation"
-                        params={{ workspace, organisation: s.organisation_uuid }}
-                      >
-                        {names.data?.get(s.organisation_uuid) ?? 'Organisation'}
-                      </Link>
-                    </td>
-                    <td className="wide-only">{s.source}</td>
-                    <td className="small">{s.views.map((v) => pathOf(v.url)).join(' → ')}</td>
-                    <td className="nowrap wide-only">{minutes(s.started_at, s.ended_at)}</td>
-                    <td className="wide-only">{placeOf(s.location)}</td>
-                    <td>
-                      <Link
-                        to="/w/$workspace/sessions"
-                        params={{ workspace }}
-                        search={(old) => ({ ...old, visitor: s.visitor_uuid, page: undefined })}
-                        aria-label={`Sessions of visitor ${s.visitor_uuid.slice(0, 8)}`}
-                      >
-                        {s.visitor_uuid.slice(0, 8)}
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-          <Pager
-            page={page}
-            size={PAGE_SIZE}
-            total={sessions.data.total}
-            noun="session"
-            onPage={(next) => void navigate({ search: (s) => ({ ...s, page: pageParam(next) }) })}
-          />
-        </>
-      )}
+      <Loaded query={sessions} what="sessions" retry>
+        {(data) =>
+          data.total === 0 ? (
+            <Empty>
+              No identified sessions match between {from} and {to}.
+            </Empty>
+          ) : (
+            <>
+              {data.truncated ? (
+                <p className="status-warn small">
+                  More than {data.organisation_limit.toLocaleString('en')} organisations match: only
+                  the sessions of the {data.organisation_limit.toLocaleString('en')} most recently
+                  active are listed. Narrow the dates or filters.
+                </p>
+              ) : null}
+              <p className="muted small" role="status">
+                {count(data.total, 'session')}
+              </p>
+              <TableWrap label="Sessions">
+                <table className="compact-on-phone">
+                  <thead>
+                    <tr>
+                      <th scope="col">Started</th>
+                      <th scope="col">Organisation</th>
+                      <th scope="col" className="wide-only">
+                        Source
+                      </th>
+                      <th scope="col">Pages</th>
+                      <th scope="col" className="wide-only">
+                        Duration
+                      </th>
+                      <th scope="col" className="wide-only">
+                        Location
+                      </th>
+                      <th scope="col">Visitor</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.data.map((s) => (
+                      <tr key={s.uuid}>
+                        <td className="nowrap">
+                          {dateTime(s.started_at)}
+                          {/* On a phone the columns it stands for are hidden. */}
+                          <span className="phone-only muted small">
+                            {[s.source, minutes(s.started_at, s.ended_at), placeOf(s.location)]
+                              .filter(Boolean)
+                              .join(' · ')}
+                          </span>
+                        </td>
+                        <td>
+                          <Link
+                            to="/w/$workspace/organisations/$organisation"
+                            params={{ workspace, organisation: s.organisation_uuid }}
+                          >
+                            {names.data?.get(s.organisation_uuid) ?? 'Organisation'}
+                          </Link>
+                        </td>
+                        <td className="wide-only">{s.source}</td>
+                        <td className="small">{s.views.map((v) => pathOf(v.url)).join(' → ')}</td>
+                        <td className="nowrap wide-only">{minutes(s.started_at, s.ended_at)}</td>
+                        <td className="wide-only">{placeOf(s.location)}</td>
+                        <td>
+                          <Link
+                            to="/w/$workspace/sessions"
+                            params={{ workspace }}
+                            search={(old) => ({ ...old, visitor: s.visitor_uuid, page: undefined })}
+                            aria-label={`Sessions of visitor ${s.visitor_uuid.slice(0, 8)}`}
+                          >
+                            {s.visitor_uuid.slice(0, 8)}
+                          </Link>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableWrap>
+              <Pager
+                page={page}
+                size={PAGE_SIZE}
+                total={data.total}
+                noun="session"
+                onPage={(next) =>
+                  void navigate({ search: (s) => ({ ...s, page: pageParam(next) }) })
+                }
+              />
+            </>
+          )
+        }
+      </Loaded>
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useCustomFields } from '../api/queries';
 import type { Ok } from '../api/types';
-import { ChangeFailed, ErrorState, Loading } from '../ui/states';
+import { ChangeFailed, Loaded } from '../ui/states';
 import { ActionsHeader, TableWrap } from '../ui/TableWrap';
 import { type FieldChange, type NewField, useCustomFieldChanges } from './queries';
 
@@ -95,90 +95,90 @@ export function CustomFields({ workspace }: { workspace: string }) {
   return (
     <section className="card" id="custom-fields" aria-labelledby="fields-settings-heading">
       <h2 id="fields-settings-heading">Custom fields</h2>
-      {fields.isPending ? (
-        <Loading what="custom fields" />
-      ) : fields.isError ? (
-        <ErrorState what="custom fields" error={fields.error} />
-      ) : fields.data.length === 0 ? (
-        <p className="muted small">
-          No custom fields yet: add one below, e.g. a “Tier” or an “Account owner”.
-        </p>
-      ) : (
-        <TableWrap label="Custom field definitions">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Type</th>
-                <th scope="col">Options</th>
-                <th scope="col">In Spotter</th>
-                <ActionsHeader />
-              </tr>
-            </thead>
-            <tbody>
-              {fields.data.map((field) => (
-                <tr key={field.key}>
-                  <td>{field.name}</td>
-                  <td>
-                    <code>{field.key}</code>
-                  </td>
-                  <td>{TYPES.find(([t]) => t === field.type)?.[1] ?? field.type}</td>
-                  <td>
-                    {field.options.map((o) => (
-                      <span
-                        key={o.key}
-                        className="tag"
-                        style={{
-                          background: `${o.color}22`,
-                          color: '#17202c',
-                          borderLeft: `4px solid ${o.color}`,
-                        }}
-                      >
-                        {o.label}
-                      </span>
-                    ))}
-                  </td>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`Show ${field.name} in Spotter`}
-                      checked={field.visible_in_spotter}
-                      onChange={(e) =>
-                        patch.mutate({
-                          key: field.key,
-                          body: { visible_in_spotter: e.target.checked },
-                        })
-                      }
-                    />
-                  </td>
-                  <td className="nowrap">
-                    <button
-                      type="button"
-                      className="button small"
-                      aria-expanded={editing === field.key}
-                      onClick={() => setEditing(editing === field.key ? undefined : field.key)}
-                    >
-                      Edit<span className="visually-hidden"> {field.name}</span>
-                    </button>{' '}
-                    <button
-                      type="button"
-                      className="button small danger"
-                      onClick={() =>
-                        window.confirm(
-                          `Delete “${field.name}” and its values on every organisation?`,
-                        ) && remove.mutate(field.key)
-                      }
-                    >
-                      Delete<span className="visually-hidden"> {field.name}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <Loaded query={fields} what="custom fields">
+        {(data) =>
+          data.length === 0 ? (
+            <p className="muted small">
+              No custom fields yet: add one below, e.g. a “Tier” or an “Account owner”.
+            </p>
+          ) : (
+            <TableWrap label="Custom field definitions">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Key</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Options</th>
+                    <th scope="col">In Spotter</th>
+                    <ActionsHeader />
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.map((field) => (
+                    <tr key={field.key}>
+                      <td>{field.name}</td>
+                      <td>
+                        <code>{field.key}</code>
+                      </td>
+                      <td>{TYPES.find(([t]) => t === field.type)?.[1] ?? field.type}</td>
+                      <td>
+                        {field.options.map((o) => (
+                          <span
+                            key={o.key}
+                            className="tag"
+                            style={{
+                              background: `${o.color}22`,
+                              color: '#17202c',
+                              borderLeft: `4px solid ${o.color}`,
+                            }}
+                          >
+                            {o.label}
+                          </span>
+                        ))}
+                      </td>
+                      <td>
+                        <input
+                          type="checkbox"
+                          aria-label={`Show ${field.name} in Spotter`}
+                          checked={field.visible_in_spotter}
+                          onChange={(e) =>
+                            patch.mutate({
+                              key: field.key,
+                              body: { visible_in_spotter: e.target.checked },
+                            })
+                          }
+                        />
+                      </td>
+                      <td className="nowrap">
+                        <button
+                          type="button"
+                          className="button small"
+                          aria-expanded={editing === field.key}
+                          onClick={() => setEditing(editing === field.key ? undefined : field.key)}
+                        >
+                          Edit<span className="visually-hidden"> {field.name}</span>
+                        </button>{' '}
+                        <button
+                          type="button"
+                          className="button small danger"
+                          onClick={() =>
+                            window.confirm(
+                              `Delete “${field.name}” and its values on every organisation?`,
+                            ) && remove.mutate(field.key)
+                          }
+                        >
+                          Delete<span className="visually-hidden"> {field.name}</span>
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableWrap>
+          )
+        }
+      </Loaded>
       {fields.data
         ?.filter((field) => field.key === editing)
         .map((field) => (

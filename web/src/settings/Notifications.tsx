@@ -3,7 +3,7 @@ import { ApiFailure } from '../api/client';
 import { useSegments, useServerInfo } from '../api/queries';
 import type { Ok } from '../api/types';
 import { SegmentOptions } from '../ui/SegmentOptions';
-import { ErrorState, Loading } from '../ui/states';
+import { Loaded } from '../ui/states';
 import { DeliveryLog } from './DeliveryLog';
 import { type NewRule, useNotificationRules, useRuleChanges, useRuleLog } from './queries';
 import { Switch } from './Switch';
@@ -31,18 +31,18 @@ export function Notifications({ workspace }: { workspace: string }) {
   return (
     <section className="card" id="notifications" aria-labelledby="notifications-heading">
       <h2 id="notifications-heading">Notifications</h2>
-      {rules.isPending ? (
-        <Loading what="notification rules" />
-      ) : rules.isError ? (
-        <ErrorState what="notification rules" error={rules.error} />
-      ) : rules.data.length === 0 ? (
-        <p className="muted small">
-          No alerts yet. Add one below: {mailOn ? 'an e-mail or' : 'a'} Slack message when a target
-          account visits.
-        </p>
-      ) : (
-        rules.data.map((rule) => <RuleItem key={rule.uuid} workspace={workspace} rule={rule} />)
-      )}
+      <Loaded query={rules} what="notification rules">
+        {(data) =>
+          data.length === 0 ? (
+            <p className="muted small">
+              No alerts yet. Add one below: {mailOn ? 'an e-mail or' : 'a'} Slack message when a
+              target account visits.
+            </p>
+          ) : (
+            data.map((rule) => <RuleItem key={rule.uuid} workspace={workspace} rule={rule} />)
+          )
+        }
+      </Loaded>
       <RuleForm
         workspace={workspace}
         title="New alert"
@@ -357,16 +357,14 @@ function RuleItem({ workspace, rule }: { workspace: string; rule: Rule }) {
         />
       ) : null}
       {open ? (
-        log.isPending ? (
-          <Loading what="the log" />
-        ) : log.isError ? (
-          <ErrorState what="the log" error={log.error} />
-        ) : (
-          <DeliveryLog
-            label={`Deliveries of ${rule.name}`}
-            deliveries={log.data.map((d) => ({ ...d, what: d.test ? 'Test' : d.kind }))}
-          />
-        )
+        <Loaded query={log} what="the log">
+          {(data) => (
+            <DeliveryLog
+              label={`Deliveries of ${rule.name}`}
+              deliveries={data.map((d) => ({ ...d, what: d.test ? 'Test' : d.kind }))}
+            />
+          )}
+        </Loaded>
       ) : null}
     </div>
   );

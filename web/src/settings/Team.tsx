@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { useMe, useServerInfo } from '../api/queries';
 import { CopyButton } from '../ui/CopyButton';
 import { dateTime } from '../ui/format';
-import { ChangeFailed, ErrorState, Loading } from '../ui/states';
+import { ChangeFailed, Loaded } from '../ui/states';
 import { ActionsHeader, TableWrap } from '../ui/TableWrap';
 import { type Role, useTeam, useTeamChanges } from './queries';
 
@@ -31,74 +31,72 @@ export function Team({ workspace }: { workspace: string }) {
   return (
     <section className="card" id="team" aria-labelledby="team-heading">
       <h2 id="team-heading">Team</h2>
-      {team.isPending ? (
-        <Loading what="the team" />
-      ) : team.isError ? (
-        <ErrorState what="the team" error={team.error} />
-      ) : (
-        <TableWrap label="Members">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <ActionsHeader />
-              </tr>
-            </thead>
-            <tbody>
-              {team.data.data.map((member) => (
-                <tr key={member.uuid}>
-                  <td>{member.name || '—'}</td>
-                  <td>{member.email}</td>
-                  <td>
-                    <select
-                      aria-label={`Role of ${member.email}`}
-                      value={member.role}
-                      onChange={(event) =>
-                        setRole.mutate({ user: member.uuid, role: event.target.value as Role })
-                      }
-                    >
-                      <option value="owner">Owner</option>
-                      <option value="admin">Admin</option>
-                      <option value="member">Member</option>
-                    </select>
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="button small danger"
-                      onClick={() => {
-                        const self = member.uuid === me.data?.uuid;
-                        if (
-                          window.confirm(
-                            self
-                              ? 'Leave this workspace?'
-                              : `Remove ${member.email} from this workspace?`,
-                          )
-                        ) {
-                          remove.mutate(member.uuid);
+      <Loaded query={team} what="the team">
+        {(data) => (
+          <TableWrap label="Members">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <ActionsHeader />
+                </tr>
+              </thead>
+              <tbody>
+                {data.data.map((member) => (
+                  <tr key={member.uuid}>
+                    <td>{member.name || '—'}</td>
+                    <td>{member.email}</td>
+                    <td>
+                      <select
+                        aria-label={`Role of ${member.email}`}
+                        value={member.role}
+                        onChange={(event) =>
+                          setRole.mutate({ user: member.uuid, role: event.target.value as Role })
                         }
-                      }}
-                    >
-                      {member.uuid === me.data?.uuid ? 'Leave' : 'Remove'}
-                      <span className="visually-hidden"> {member.email}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
-              {team.data.invites.map((open) => (
-                <tr key={`invite-${open.email}`}>
-                  <td className="muted">Invited</td>
-                  <td>{open.email}</td>
-                  <td>{open.role === 'admin' ? 'Admin' : 'Member'}</td>
-                  <td className="muted small">until {dateTime(open.expires_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+                      >
+                        <option value="owner">Owner</option>
+                        <option value="admin">Admin</option>
+                        <option value="member">Member</option>
+                      </select>
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        className="button small danger"
+                        onClick={() => {
+                          const self = member.uuid === me.data?.uuid;
+                          if (
+                            window.confirm(
+                              self
+                                ? 'Leave this workspace?'
+                                : `Remove ${member.email} from this workspace?`,
+                            )
+                          ) {
+                            remove.mutate(member.uuid);
+                          }
+                        }}
+                      >
+                        {member.uuid === me.data?.uuid ? 'Leave' : 'Remove'}
+                        <span className="visually-hidden"> {member.email}</span>
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+                {data.invites.map((open) => (
+                  <tr key={`invite-${open.email}`}>
+                    <td className="muted">Invited</td>
+                    <td>{open.email}</td>
+                    <td>{open.role === 'admin' ? 'Admin' : 'Member'}</td>
+                    <td className="muted small">until {dateTime(open.expires_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+        )}
+      </Loaded>
       <form className="inline-form subsection" onSubmit={submit}>
         <label>
           Invite by email

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { CopyButton } from '../ui/CopyButton';
 import { dateTime } from '../ui/format';
-import { ChangeFailed, ErrorState, Loading } from '../ui/states';
+import { ChangeFailed, Loaded } from '../ui/states';
 import { ActionsHeader, TableWrap } from '../ui/TableWrap';
 import { useTokenChanges, useTokens } from './queries';
 
@@ -64,59 +64,59 @@ export function Tokens() {
         </div>
       ) : null}
       <ChangeFailed error={failure} />
-      {tokens.isPending ? (
-        <Loading what="tokens" />
-      ) : tokens.isError ? (
-        <ErrorState what="tokens" error={tokens.error} />
-      ) : tokens.data.length === 0 ? (
-        <p className="muted small">No tokens yet.</p>
-      ) : (
-        <TableWrap label="Your tokens">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <ActionsHeader />
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.data.map((token) => (
-                <tr key={token.uuid}>
-                  <td>{token.name}</td>
-                  <td>{dateTime(token.created_at)}</td>
-                  <td>
-                    {token.expires_at === null
-                      ? 'Never'
-                      : Date.parse(token.expires_at) < Date.now()
-                        ? `Expired ${dateTime(token.expires_at)}`
-                        : dateTime(token.expires_at)}
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="button small danger"
-                      aria-label={`Revoke ${token.name}`}
-                      onClick={() => {
-                        if (
-                          window.confirm(
-                            `Revoke “${token.name}”? Anything using it stops working at once.`,
-                          )
-                        ) {
-                          revoke.mutate(token.uuid);
-                        }
-                      }}
-                    >
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <Loaded query={tokens} what="tokens">
+        {(data) =>
+          data.length === 0 ? (
+            <p className="muted small">No tokens yet.</p>
+          ) : (
+            <TableWrap label="Your tokens">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Expires</th>
+                    <ActionsHeader />
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.map((token) => (
+                    <tr key={token.uuid}>
+                      <td>{token.name}</td>
+                      <td>{dateTime(token.created_at)}</td>
+                      <td>
+                        {token.expires_at === null
+                          ? 'Never'
+                          : Date.parse(token.expires_at) < Date.now()
+                            ? `Expired ${dateTime(token.expires_at)}`
+                            : dateTime(token.expires_at)}
+                      </td>
+                      <td>
+                        <button
+                          type="button"
+                          className="button small danger"
+                          aria-label={`Revoke ${token.name}`}
+                          onClick={() => {
+                            if (
+                              window.confirm(
+                                `Revoke “${token.name}”? Anything using it stops working at once.`,
+                              )
+                            ) {
+                              revoke.mutate(token.uuid);
+                            }
+                          }}
+                        >
+                          Revoke
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableWrap>
+          )
+        }
+      </Loaded>
     </section>
   );
 }

@@ -3,7 +3,7 @@ import { ApiFailure } from '../api/client';
 import { useInstallation, useServerInfo, useWorkspace } from '../api/queries';
 import { CopyButton } from '../ui/CopyButton';
 import { ago, count, dateTime } from '../ui/format';
-import { ErrorState, Loading } from '../ui/states';
+import { ErrorState, Loaded, Loading } from '../ui/states';
 import { isPrivateHost } from './private-address';
 import { usePrivacy, useTrackerFeatures, useVisitFilters } from './queries';
 import { Switch } from './Switch';
@@ -136,22 +136,20 @@ function Features({ workspace }: { workspace: string }) {
   return (
     <div className="subsection">
       <h3>What the script collects</h3>
-      {features.isPending ? (
-        <Loading what="the switches" />
-      ) : features.isError ? (
-        <ErrorState what="the switches" error={features.error} />
-      ) : (
-        FEATURES.map(([field, label, description]) => (
-          <Switch
-            key={field}
-            label={label}
-            description={description}
-            checked={features.data[field]}
-            disabled={change.isPending}
-            onChange={(on) => change.mutate({ [field]: on })}
-          />
-        ))
-      )}
+      <Loaded query={features} what="the switches">
+        {(data) =>
+          FEATURES.map(([field, label, description]) => (
+            <Switch
+              key={field}
+              label={label}
+              description={description}
+              checked={data[field]}
+              disabled={change.isPending}
+              onChange={(on) => change.mutate({ [field]: on })}
+            />
+          ))
+        }
+      </Loaded>
       {change.isError ? <ErrorState what="the change" error={change.error} /> : null}
       <p className="muted small">
         Pages already open pick up a change when they next load the script.

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { ChangeFailed, ErrorState, Loading } from '../ui/states';
+import { ChangeFailed, Loaded } from '../ui/states';
 import { DeliveryLog } from './DeliveryLog';
 import { useWebhook, useWebhookChanges, useWebhookDeliveries } from './queries';
 
@@ -38,79 +38,77 @@ export function Webhooks() {
         Signed POSTs to your own system for every workspace you are a member of. See the docs for
         checking the signature.
       </p>
-      {config.isPending ? (
-        <Loading what="webhook settings" />
-      ) : config.isError ? (
-        <ErrorState what="webhook settings" error={config.error} />
-      ) : (
-        <form className="stack" onSubmit={submit} key={JSON.stringify(config.data)}>
-          <label className="field">
-            <span>Webhook URL</span>
-            <input
-              name="url"
-              type="url"
-              required
-              defaultValue={config.data?.webhook_url ?? ''}
-              placeholder="https://hooks.example.com/footfall"
-            />
-          </label>
-          <label className="field">
-            <span>Signing secret</span>
-            <input
-              name="secret"
-              type="password"
-              autoComplete="new-password"
-              minLength={16}
-              required={!config.data}
-              placeholder={config.data ? 'Unchanged (set; never shown)' : 'At least 16 characters'}
-            />
-          </label>
-          <fieldset>
-            <legend style={{ fontWeight: 600 }}>Events to send</legend>
-            {KINDS.map(([kind, text]) => (
-              <label key={kind} className="event-choice small">
-                <input
-                  type="checkbox"
-                  name="events"
-                  value={kind}
-                  defaultChecked={config.data ? config.data.events.includes(kind) : true}
-                />
-                <code>{kind}</code>
-                <span className="muted">{text}</span>
-              </label>
-            ))}
-          </fieldset>
-          <div className="row">
-            <button type="submit" className="button primary" disabled={save.isPending}>
-              Save webhook
-            </button>
-            <button
-              type="button"
-              className="button"
-              disabled={!config.data || test.isPending}
-              onClick={() => test.mutate()}
-            >
-              Send test
-            </button>
-            {config.data ? (
+      <Loaded query={config} what="webhook settings">
+        {(data) => (
+          <form className="stack" onSubmit={submit} key={JSON.stringify(data)}>
+            <label className="field">
+              <span>Webhook URL</span>
+              <input
+                name="url"
+                type="url"
+                required
+                defaultValue={data?.webhook_url ?? ''}
+                placeholder="https://hooks.example.com/footfall"
+              />
+            </label>
+            <label className="field">
+              <span>Signing secret</span>
+              <input
+                name="secret"
+                type="password"
+                autoComplete="new-password"
+                minLength={16}
+                required={!data}
+                placeholder={data ? 'Unchanged (set; never shown)' : 'At least 16 characters'}
+              />
+            </label>
+            <fieldset>
+              <legend style={{ fontWeight: 600 }}>Events to send</legend>
+              {KINDS.map(([kind, text]) => (
+                <label key={kind} className="event-choice small">
+                  <input
+                    type="checkbox"
+                    name="events"
+                    value={kind}
+                    defaultChecked={data ? data.events.includes(kind) : true}
+                  />
+                  <code>{kind}</code>
+                  <span className="muted">{text}</span>
+                </label>
+              ))}
+            </fieldset>
+            <div className="row">
+              <button type="submit" className="button primary" disabled={save.isPending}>
+                Save webhook
+              </button>
               <button
                 type="button"
-                className="button quiet danger"
-                onClick={() => save.mutate({ webhook_url: null })}
+                className="button"
+                disabled={!data || test.isPending}
+                onClick={() => test.mutate()}
               >
-                Turn off
+                Send test
               </button>
-            ) : null}
-            <span role="status" className="muted small">
-              {save.isSuccess
-                ? 'Saved.'
-                : test.isSuccess
-                  ? 'Test ping queued; see the log below.'
-                  : ''}
-            </span>
-          </div>
-        </form>
-      )}
+              {data ? (
+                <button
+                  type="button"
+                  className="button quiet danger"
+                  onClick={() => save.mutate({ webhook_url: null })}
+                >
+                  Turn off
+                </button>
+              ) : null}
+              <span role="status" className="muted small">
+                {save.isSuccess
+                  ? 'Saved.'
+                  : test.isSuccess
+                    ? 'Test ping queued; see the log below.'
+                    : ''}
+              </span>
+            </div>
+          </form>
+        )}
+      </Loaded>
       <ChangeFailed error={failure} fieldFirst />
       <div className="subsection">
         <div className="row">
@@ -129,31 +127,29 @@ export function Webhooks() {
             </select>
           </label>
         </div>
-        {deliveries.isPending ? (
-          <Loading what="deliveries" />
-        ) : deliveries.isError ? (
-          <ErrorState what="deliveries" error={deliveries.error} />
-        ) : (
-          <DeliveryLog
-            label="Webhook deliveries"
-            deliveries={deliveries.data.map((d) => ({ ...d, what: d.event }))}
-            action={(d) =>
-              d.status === 'pending' ? null : (
-                <button
-                  type="button"
-                  className="button small"
-                  onClick={() => redeliver.mutate(d.uuid)}
-                >
-                  Redeliver
-                  <span className="visually-hidden">
-                    {' '}
-                    {d.what} of {d.created_at}
-                  </span>
-                </button>
-              )
-            }
-          />
-        )}
+        <Loaded query={deliveries} what="deliveries">
+          {(data) => (
+            <DeliveryLog
+              label="Webhook deliveries"
+              deliveries={data.map((d) => ({ ...d, what: d.event }))}
+              action={(d) =>
+                d.status === 'pending' ? null : (
+                  <button
+                    type="button"
+                    className="button small"
+                    onClick={() => redeliver.mutate(d.uuid)}
+                  >
+                    Redeliver
+                    <span className="visually-hidden">
+                      {' '}
+                      {d.what} of {d.created_at}
+                    </span>
+                  </button>
+                )
+              }
+            />
+          )}
+        </Loaded>
       </div>
     </section>
   );

@@ -1,3 +1,4 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ApiFailure } from '../api/client';
 
@@ -38,6 +39,34 @@ export function ErrorState({
       ) : null}
     </div>
   );
+}
+
+/**
+ * What a query answered, once it has: until then that `what` is loading, or that it could not
+ * be loaded (with Try again when `retry`).
+ */
+export function Loaded<T>({
+  query,
+  what,
+  retry = false,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  what: string;
+  retry?: boolean;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <Loading what={what} />;
+  if (query.isError) {
+    return (
+      <ErrorState
+        what={what}
+        error={query.error}
+        retry={retry ? () => void query.refetch() : undefined}
+      />
+    );
+  }
+  return children(query.data);
 }
 
 /**
