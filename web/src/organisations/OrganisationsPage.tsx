@@ -9,7 +9,7 @@ import { Empty, Loaded } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
 import { AdHocFilters } from './AdHocFilters';
 import { OrganisationName } from './OrganisationName';
-import { PAGE_SIZE, useOrganisationsPage } from './queries';
+import { type OrganisationsSearch, PAGE_SIZE, useOrganisationsPage } from './queries';
 import './organisations.css';
 
 /** The lead feed: the organisations that visited, newest activity first. */
@@ -22,6 +22,9 @@ export function OrganisationsPage() {
     search,
   );
   const [text, setText] = useState(search.q ?? '');
+  // A change of filter shows its first page.
+  const filterBy = (change: Partial<OrganisationsSearch>) =>
+    void navigate({ search: (s) => ({ ...s, ...change, page: undefined }) });
 
   // The search box writes to the URL after a pause in typing, and follows it back.
   useEffect(() => setText(search.q ?? ''), [search.q]);
@@ -39,12 +42,7 @@ export function OrganisationsPage() {
       <div className="page-header">
         <h1>Organisations</h1>
         <div className="row header-actions">
-          <DateRange
-            search={search}
-            onChange={(range) =>
-              void navigate({ search: (s) => ({ ...s, ...range, page: undefined }) })
-            }
-          />
+          <DateRange search={search} onChange={filterBy} />
           <button
             type="button"
             className="button"
@@ -70,15 +68,7 @@ export function OrganisationsPage() {
           <select
             aria-label="Segment"
             value={search.segment ?? ''}
-            onChange={(event) =>
-              void navigate({
-                search: (s) => ({
-                  ...s,
-                  segment: event.target.value || undefined,
-                  page: undefined,
-                }),
-              })
-            }
+            onChange={(event) => filterBy({ segment: event.target.value || undefined })}
           >
             <option value="">All organisations</option>
             <SegmentOptions segments={segments.data} />
@@ -89,11 +79,7 @@ export function OrganisationsPage() {
           <select
             aria-label="Tag"
             value={search.tag ?? ''}
-            onChange={(event) =>
-              void navigate({
-                search: (s) => ({ ...s, tag: event.target.value || undefined, page: undefined }),
-              })
-            }
+            onChange={(event) => filterBy({ tag: event.target.value || undefined })}
           >
             <option value="">Any tag</option>
             {tags.map((tag) => (
@@ -107,9 +93,7 @@ export function OrganisationsPage() {
       <AdHocFilters
         workspace={workspace}
         value={search.filters}
-        onApply={(filters) =>
-          void navigate({ search: (s) => ({ ...s, filters, page: undefined }) })
-        }
+        onApply={(filters) => filterBy({ filters })}
       />
       <Loaded query={list} what="organisations" retry>
         {(data) =>

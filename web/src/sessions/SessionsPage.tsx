@@ -7,7 +7,7 @@ import { SegmentOptions } from '../ui/SegmentOptions';
 import { pageParam } from '../ui/search';
 import { Empty, Loaded } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
-import { PAGE_SIZE, useSessionsPage } from './queries';
+import { PAGE_SIZE, type SessionsSearch, useSessionsPage } from './queries';
 
 const minutes = (from: string, to: string) => {
   const s = Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 1000));
@@ -20,26 +20,22 @@ export function SessionsPage() {
   const search = useSearch({ from: '/w/$workspace/sessions' });
   const navigate = useNavigate({ from: '/w/$workspace/sessions' });
   const { from, to, page, sessions, names, segments } = useSessionsPage(workspace, search);
+  // A change of filter shows its first page.
+  const filterBy = (change: Partial<SessionsSearch>) =>
+    void navigate({ search: (s) => ({ ...s, ...change, page: undefined }) });
 
   function filter(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const text = (name: string) => String(form.get(name) ?? '').trim() || undefined;
-    void navigate({
-      search: (s) => ({ ...s, url: text('url'), referrer: text('referrer'), page: undefined }),
-    });
+    filterBy({ url: text('url'), referrer: text('referrer') });
   }
 
   return (
     <>
       <div className="page-header">
         <h1>Sessions</h1>
-        <DateRange
-          search={search}
-          onChange={(range) =>
-            void navigate({ search: (s) => ({ ...s, ...range, page: undefined }) })
-          }
-        />
+        <DateRange search={search} onChange={filterBy} />
       </div>
       <form
         className="inline-form"
@@ -59,11 +55,7 @@ export function SessionsPage() {
           Segment
           <select
             value={search.segment ?? ''}
-            onChange={(e) =>
-              void navigate({
-                search: (s) => ({ ...s, segment: e.target.value || undefined, page: undefined }),
-              })
-            }
+            onChange={(e) => filterBy({ segment: e.target.value || undefined })}
           >
             <option value="">All organisations</option>
             <SegmentOptions segments={segments.data} />
@@ -78,9 +70,7 @@ export function SessionsPage() {
             <button
               type="button"
               className="button quiet small"
-              onClick={() =>
-                void navigate({ search: (s) => ({ ...s, visitor: undefined, page: undefined }) })
-              }
+              onClick={() => filterBy({ visitor: undefined })}
             >
               Show all visitors
             </button>
