@@ -7,26 +7,12 @@ import {
   Outlet,
 } from '@tanstack/react-router';
 import { SignInPage } from './auth/SignInPage';
+import type { OrganisationsSearch } from './organisations/queries';
+import type { SessionsSearch } from './sessions/queries';
 import { AppShell } from './shell/AppShell';
 import { HomeRedirect } from './shell/HomeRedirect';
 import { NotFoundPage } from './shell/NotFoundPage';
-import { type DateRangeSearch, dateRangeSearch, optionalString, pageNumber } from './ui/search';
-
-type Maybe<T> = T | undefined;
-interface OrganisationsSearch extends DateRangeSearch {
-  q?: Maybe<string>;
-  segment?: Maybe<string>;
-  tag?: Maybe<string>;
-  filters?: Maybe<string>;
-  page?: Maybe<number>;
-}
-interface SessionsSearch extends DateRangeSearch {
-  url?: Maybe<string>;
-  referrer?: Maybe<string>;
-  segment?: Maybe<string>;
-  visitor?: Maybe<string>;
-  page?: Maybe<number>;
-}
+import { dateRangeSearch, optionalString, pageNumber } from './ui/search';
 
 export interface RouterContext {
   queryClient: QueryClient;

@@ -17,9 +17,19 @@ export class ApiFailure extends Error {
     super(body?.message ?? `The server answered ${status}.`);
   }
 
+  /** The error as an ApiFailure: one of status 0 when the server could not be reached. */
+  static from(error: unknown): ApiFailure {
+    return error instanceof ApiFailure ? error : new ApiFailure(0, undefined);
+  }
+
   /** The first message for a field of the request body, for a form to show beside it. */
   field(name: string): string | undefined {
     return this.body?.errors?.[name]?.[0];
+  }
+
+  /** The first message about any field of the request body, else the message of the whole. */
+  firstMessage(): string {
+    return Object.values(this.body?.errors ?? {}).flat()[0] ?? this.message;
   }
 }
 
@@ -67,4 +77,16 @@ export async function unwrap<T>(
   const { data, error, response } = await call;
   if (!response.ok) throw new ApiFailure(response.status, error as ApiError | undefined);
   return data as T;
+}
+
+/** The `data` field of a 2xx answer's body, or an ApiFailure. */
+export async function unwrapData<T>(
+  call: Promise<{ data?: { data: T }; error?: unknown; response: Response }>,
+): Promise<T> {
+  return (await unwrap(call)).data;
+}
+
+/** The path parameter of a route under one workspace. */
+export function inWorkspace(workspaceUuid: string) {
+  return { params: { path: { workspaceUuid } } };
 }

@@ -1,22 +1,26 @@
-import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from './client';
+import { keepPreviousData, type QueryKey, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, inWorkspace, unwrap, unwrapData } from './client';
+import { keys } from './keys';
 
-/** Query keys: every list a mutation may change is named here, so it can be refreshed. */
-export const keys = {
-  me: ['me'] as const,
-  server: ['server'] as const,
-  workspaces: ['workspaces'] as const,
-  workspace: (uuid: string) => ['workspace', uuid] as const,
-  /** Everything inside one workspace; invalidating it refreshes every page of it. */
-  inWorkspace: (uuid: string, ...rest: unknown[]) => ['workspace', uuid, ...rest] as const,
-};
+// The queries more than one page asks; each page's own live in its folder's `queries.ts`.
+
+/** A function that refreshes every query under `key`, for a change's `onSuccess`. */
+export function useRefresh(key: QueryKey) {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: key });
+}
 
 export function useMe() {
   return useQuery({
     queryKey: keys.me,
-    queryFn: async () => (await unwrap(api.GET('/v1/me'))).data,
+    queryFn: () => unwrapData(api.GET('/v1/me')),
     retry: false,
   });
+}
+
+/** Ends the browser session; the caller clears what the cache holds of the person. */
+export function signOut() {
+  return api.POST('/auth/sign-out');
 }
 
 /**
@@ -26,7 +30,7 @@ export function useMe() {
 export function useServerInfo() {
   return useQuery({
     queryKey: keys.server,
-    queryFn: async () => (await unwrap(api.GET('/auth/server'))).data,
+    queryFn: () => unwrapData(api.GET('/auth/server')),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }
@@ -34,16 +38,66 @@ export function useServerInfo() {
 export function useWorkspaces() {
   return useQuery({
     queryKey: keys.workspaces,
-    queryFn: async () =>
-      (await unwrap(api.GET('/v1/workspaces', { params: { query: { page: 1, size: 1000 } } })))
-        .data,
+    queryFn: () =>
+      unwrapData(api.GET('/v1/workspaces', { params: { query: { page: 1, size: 1000 } } })),
   });
 }
 
 export function useWorkspace(uuid: string) {
   return useQuery({
     queryKey: keys.workspace(uuid),
-    queryFn: async () =>
-      (await unwrap(api.GET('/v1/workspaces/{uuid}', { params: { path: { uuid } } }))).data,
+    queryFn: () => unwrapData(api.GET('/v1/workspaces/{uuid}', { params: { path: { uuid } } })),
+  });
+}
+
+/** The workspace's segments, [{uuid, name}] by name. */
+export function useSegments(workspace: string) {
+  return useQuery({
+    queryKey: keys.segments(workspace),
+    queryFn: () =>
+      unwrap(api.GET('/v1/workspaces/{workspaceUuid}/segments', inWorkspace(workspace))),
+  });
+}
+
+/** The workspace's custom field definitions. */
+export function useCustomFields(workspace: string) {
+  return useQuery({
+    queryKey: keys.customFields(workspace),
+    queryFn: () =>
+      unwrapData(api.GET('/v1/workspaces/{workspaceUuid}/custom-fields', inWorkspace(workspace))),
+  });
+}
+
+/** Whether the snippet sends anything: its last event and the last day's counts. */
+export function useInstallation(workspace: string, refetchInterval?: number) {
+  return useQuery({
+    queryKey: keys.installation(workspace),
+    queryFn: () =>
+      unwrapData(api.GET('/v1/workspaces/{workspaceUuid}/installation', inWorkspace(workspace))),
+    refetchInterval,
+  });
+}
+
+/**
+ * The names of these organisations (ids → name), for lists that carry only their ids: one
+ * request for a page's worth (the organisations list narrowed to them by `uuid`).
+ */
+export function useOrganisationNames(workspace: string, ids: string[]) {
+  const unique = [...new Set(ids)].sort();
+  return useQuery({
+    queryKey: keys.organisationNames(workspace, unique),
+    queryFn: async () => {
+      const answer = await unwrap(
+        api.GET('/v1/workspaces/{workspaceUuid}/organisations', {
+          params: {
+            path: { workspaceUuid: workspace },
+            query: { uuid: unique, page: 1, size: unique.length },
+          },
+        }),
+      );
+      return new Map(answer.data.map((organisation) => [organisation.uuid, organisation.name]));
+    },
+    enabled: unique.length > 0,
+    placeholderData: keepPreviousData,
   });
 }

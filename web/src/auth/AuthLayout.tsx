@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Logo } from '../shell/Logo';
+import { Loading } from '../ui/states';
 
 /** The frame of the signed-out pages: the product's name and one card. */
 export function AuthLayout({ title, children }: { title: string; children: ReactNode }) {
@@ -13,5 +14,26 @@ export function AuthLayout({ title, children }: { title: string; children: React
         {children}
       </main>
     </div>
+  );
+}
+
+/** A signed-out page while what it shows is on its way. */
+export function AuthLoading({ title, what }: { title: string; what: string }) {
+  return (
+    <AuthLayout title={title}>
+      <Loading what={what} />
+    </AuthLayout>
+  );
+}
+
+/** A one-time link that no longer works: why, and the way to sign-in. */
+export function DeadLink({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <AuthLayout title={title}>
+      {children}
+      <a className="button primary" href="/sign-in">
+        Go to sign-in
+      </a>
+    </AuthLayout>
   );
 }

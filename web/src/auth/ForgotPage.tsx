@@ -1,10 +1,10 @@
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
+import { ApiFailure } from '../api/client';
 import { useServerInfo } from '../api/queries';
-import { Loading } from '../ui/states';
-import { AuthLayout } from './AuthLayout';
+import { AuthLayout, AuthLoading } from './AuthLayout';
 import { FieldError } from './fields';
+import { requestReset } from './queries';
 
 const TITLE = 'Forgot your password?';
 
@@ -21,9 +21,9 @@ export function ForgotPage() {
     setBusy(true);
     setFailure(undefined);
     try {
-      setSent((await unwrap(api.POST('/auth/forgot', { body: { email } }))).message);
+      setSent((await requestReset(email)).message);
     } catch (error) {
-      setFailure(error instanceof ApiFailure ? error : new ApiFailure(0, undefined));
+      setFailure(ApiFailure.from(error));
     } finally {
       setBusy(false);
     }
@@ -36,13 +36,7 @@ export function ForgotPage() {
       </Link>
     </p>
   );
-  if (server.isPending) {
-    return (
-      <AuthLayout title={TITLE}>
-        <Loading what="the page" />
-      </AuthLayout>
-    );
-  }
+  if (server.isPending) return <AuthLoading title={TITLE} what="the page" />;
   if (!server.data?.mail) {
     return (
       <AuthLayout title={TITLE}>

@@ -1,11 +1,13 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
-import { keys, useMe } from '../api/queries';
-import { ErrorState, Loading } from '../ui/states';
-import { AuthLayout } from './AuthLayout';
+import { ApiFailure } from '../api/client';
+import { keys } from '../api/keys';
+import { signOut, useMe } from '../api/queries';
+import { ErrorState } from '../ui/states';
+import { AuthLayout, AuthLoading, DeadLink } from './AuthLayout';
 import { NewPasswordField, PASSWORD_HINT } from './fields';
+import { acceptInvite, useInvite } from './queries';
 
 /**
  * An invite link: join with the account you are signed in as, or make one. An address that
@@ -17,25 +19,19 @@ export function InvitePage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const me = useMe();
-  const invite = useQuery({
-    queryKey: ['invite', secret],
-    queryFn: () => unwrap(api.GET('/auth/invites/{secret}', { params: { path: { secret } } })),
-    retry: false,
-  });
+  const invite = useInvite(secret);
   const [failure, setFailure] = useState<ApiFailure>();
 
   async function accept(body: { name?: string; password?: string }) {
     setFailure(undefined);
     try {
-      await unwrap(
-        api.POST('/auth/invites/{secret}/accept', { params: { path: { secret } }, body }),
-      );
+      await acceptInvite(secret, body);
       queryClient.clear();
       if (invite.data) {
         await navigate({ to: '/w/$workspace', params: { workspace: invite.data.workspace.uuid } });
       }
     } catch (error) {
-      setFailure(error instanceof ApiFailure ? error : new ApiFailure(0, undefined));
+      setFailure(ApiFailure.from(error));
     }
   }
 
@@ -45,25 +41,19 @@ export function InvitePage() {
     void accept({ name: String(form.get('name') ?? ''), password: String(form.get('password')) });
   }
 
-  async function signOut() {
-    await api.POST('/auth/sign-out');
+  async function signOutFirst() {
+    await signOut();
     await queryClient.resetQueries({ queryKey: keys.me });
   }
 
-  if (invite.isPending || me.isPending)
-    return (
-      <AuthLayout title="Join a workspace">
-        <Loading what="the invite" />
-      </AuthLayout>
-    );
+  if (invite.isPending || me.isPending) {
+    return <AuthLoading title="Join a workspace" what="the invite" />;
+  }
   if (invite.isError) {
     return (
-      <AuthLayout title="This invite link no longer works">
+      <DeadLink title="This invite link no longer works">
         <p>It has been used or has expired (links last 7 days). Ask for a new invite.</p>
-        <a className="button primary" href="/sign-in">
-          Go to sign-in
-        </a>
-      </AuthLayout>
+      </DeadLink>
     );
   }
   const { workspace, email, role } = invite.data;
@@ -95,7 +85,7 @@ export function InvitePage() {
           You are signed in as {me.data.email}. To accept, sign out, then sign in as {email} or
           create its account here.
         </p>
-        <button type="button" className="button primary" onClick={() => void signOut()}>
+        <button type="button" className="button primary" onClick={() => void signOutFirst()}>
           Sign out
         </button>
       </AuthLayout>

@@ -1,22 +1,18 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
-import { ErrorState, Loading } from '../ui/states';
-import { AuthLayout } from './AuthLayout';
+import { ApiFailure } from '../api/client';
+import { ErrorState } from '../ui/states';
+import { AuthLayout, AuthLoading, DeadLink } from './AuthLayout';
 import { NewPasswordField } from './fields';
+import { resetPassword, useResetLink } from './queries';
 
 /** A one-time reset link: choose a new password, then signed in. */
 export function ResetPage() {
   const { secret } = useParams({ from: '/reset/$secret' });
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const link = useQuery({
-    queryKey: ['reset-link', secret],
-    queryFn: async () =>
-      (await unwrap(api.GET('/auth/reset/{secret}', { params: { path: { secret } } }))).data,
-    retry: false,
-  });
+  const link = useResetLink(secret);
   const [failure, setFailure] = useState<ApiFailure>();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -24,30 +20,20 @@ export function ResetPage() {
     const password = String(new FormData(event.currentTarget).get('password'));
     setFailure(undefined);
     try {
-      await unwrap(
-        api.POST('/auth/reset/{secret}', { params: { path: { secret } }, body: { password } }),
-      );
+      await resetPassword(secret, password);
       queryClient.clear();
       await navigate({ to: '/' });
     } catch (error) {
-      setFailure(error instanceof ApiFailure ? error : new ApiFailure(0, undefined));
+      setFailure(ApiFailure.from(error));
     }
   }
 
-  if (link.isPending)
-    return (
-      <AuthLayout title="Choose a new password">
-        <Loading what="the reset link" />
-      </AuthLayout>
-    );
+  if (link.isPending) return <AuthLoading title="Choose a new password" what="the reset link" />;
   if (link.isError) {
     return (
-      <AuthLayout title="This reset link no longer works">
+      <DeadLink title="This reset link no longer works">
         <p>It has been used or has expired. Ask for a new one.</p>
-        <a className="button primary" href="/sign-in">
-          Go to sign-in
-        </a>
-      </AuthLayout>
+      </DeadLink>
     );
   }
   return (

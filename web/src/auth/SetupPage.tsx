@@ -1,21 +1,18 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
-import { ErrorState, Loading } from '../ui/states';
-import { AuthLayout } from './AuthLayout';
+import { ApiFailure } from '../api/client';
+import { ErrorState } from '../ui/states';
+import { AuthLayout, AuthLoading, DeadLink } from './AuthLayout';
 import { FieldError, NewPasswordField } from './fields';
+import { setUp, useSetupLink } from './queries';
 
 /** The first start's one-time link: makes the first account, then signs it in. */
 export function SetupPage() {
   const { secret } = useParams({ from: '/setup/$secret' });
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const link = useQuery({
-    queryKey: ['setup-link', secret],
-    queryFn: () => unwrap(api.GET('/auth/setup/{secret}', { params: { path: { secret } } })),
-    retry: false,
-  });
+  const link = useSetupLink(secret);
   const [failure, setFailure] = useState<ApiFailure>();
   const [busy, setBusy] = useState(false);
 
@@ -25,42 +22,29 @@ export function SetupPage() {
     setBusy(true);
     setFailure(undefined);
     try {
-      await unwrap(
-        api.POST('/auth/setup/{secret}', {
-          params: { path: { secret } },
-          body: {
-            email: String(form.get('email')),
-            name: String(form.get('name')),
-            password: String(form.get('password')),
-          },
-        }),
-      );
+      await setUp(secret, {
+        email: String(form.get('email')),
+        name: String(form.get('name')),
+        password: String(form.get('password')),
+      });
       queryClient.clear();
       await navigate({ to: '/welcome' });
     } catch (error) {
-      setFailure(error instanceof ApiFailure ? error : new ApiFailure(0, undefined));
+      setFailure(ApiFailure.from(error));
     } finally {
       setBusy(false);
     }
   }
 
-  if (link.isPending)
-    return (
-      <AuthLayout title="Set up Footfall">
-        <Loading what="the setup link" />
-      </AuthLayout>
-    );
+  if (link.isPending) return <AuthLoading title="Set up Footfall" what="the setup link" />;
   if (link.isError) {
     return (
-      <AuthLayout title="This setup link has been used">
+      <DeadLink title="This setup link has been used">
         <p>
           The first account already exists, or the link is out of date. Sign in instead, or ask
           whoever runs this server for a reset link.
         </p>
-        <a className="button primary" href="/sign-in">
-          Go to sign-in
-        </a>
-      </AuthLayout>
+      </DeadLink>
     );
   }
   return (

@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { api } from '../api/client';
 import { useServerInfo } from '../api/queries';
 import { AuthLayout } from './AuthLayout';
+import { signIn } from './queries';
 
 export function SignInPage() {
   const { next } = useSearch({ from: '/sign-in' });
@@ -20,8 +20,9 @@ export function SignInPage() {
     setBusy(true);
     setError(undefined);
     try {
-      const { response, error: body } = await api.POST('/auth/sign-in', {
-        body: { email: String(form.get('email')), password: String(form.get('password')) },
+      const { response, error: body } = await signIn({
+        email: String(form.get('email')),
+        password: String(form.get('password')),
       });
       if (!response.ok) {
         setError(

@@ -1,12 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
-import { keys } from '../api/queries';
+import { ApiFailure } from '../api/client';
+import { useCustomFields } from '../api/queries';
 import type { Ok } from '../api/types';
-import { ErrorState, Loading } from '../ui/states';
+import { Loaded } from '../ui/states';
+import { useFieldValueChange, type CustomFieldValue as Value } from './queries';
 
 type Field = Ok<'/v1/workspaces/{workspaceUuid}/custom-fields', 'get'>['data'][number];
-type Value = string | number | boolean | string[];
 
 /** The workspace's custom fields for this organisation, each edited as its type asks. */
 export function CustomFieldValues({
@@ -18,39 +17,29 @@ export function CustomFieldValues({
   organisation: string;
   values: Record<string, unknown>;
 }) {
-  const fields = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'custom-fields'),
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/custom-fields', {
-            params: { path: { workspaceUuid: workspace } },
-          }),
-        )
-      ).data,
-  });
+  const fields = useCustomFields(workspace);
   return (
     <section className="card" aria-labelledby="fields-heading">
       <h2 id="fields-heading">Custom fields</h2>
-      {fields.isPending ? (
-        <Loading what="custom fields" />
-      ) : fields.isError ? (
-        <ErrorState what="custom fields" error={fields.error} />
-      ) : fields.data.length === 0 ? (
-        <p className="muted small">
-          No custom fields yet. Add them under Settings → Custom fields.
-        </p>
-      ) : (
-        fields.data.map((field) => (
-          <FieldValue
-            key={field.key}
-            workspace={workspace}
-            organisation={organisation}
-            field={field}
-            value={values[field.key] as Value | undefined}
-          />
-        ))
-      )}
+      <Loaded query={fields} what="custom fields">
+        {(data) =>
+          data.length === 0 ? (
+            <p className="muted small">
+              No custom fields yet. Add them under Settings → Custom fields.
+            </p>
+          ) : (
+            data.map((field) => (
+              <FieldValue
+                key={field.key}
+                workspace={workspace}
+                organisation={organisation}
+                field={field}
+                value={values[field.key] as Value | undefined}
+              />
+            ))
+          )
+        }
+      </Loaded>
     </section>
   );
 }
@@ -66,37 +55,9 @@ function FieldValue({
   field: Field;
   value: Value | undefined;
 }) {
-  const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Value | undefined>(value);
   const [saved, setSaved] = useState(false);
-  const path = { workspaceUuid: workspace, organisationUuid: organisation, key: field.key };
-  const save = useMutation({
-    mutationFn: async (next: Value | undefined) => {
-      const empty = next === undefined || next === '' || (Array.isArray(next) && next.length === 0);
-      if (empty) {
-        await unwrap(
-          api.DELETE(
-            '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/custom-fields/{key}',
-            { params: { path } },
-          ),
-        );
-      } else {
-        await unwrap(
-          api.PUT(
-            '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/custom-fields/{key}',
-            {
-              params: { path },
-              body: { value: next },
-            },
-          ),
-        );
-      }
-    },
-    onSuccess: async () => {
-      setSaved(true);
-      await queryClient.invalidateQueries({ queryKey: keys.workspace(workspace) });
-    },
-  });
+  const save = useFieldValueChange(workspace, organisation, field.key, () => setSaved(true));
   const id = `field-${field.key}`;
   const change = (next: Value | undefined) => {
     setSaved(false);

@@ -1,14 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { api, unwrap } from '../api/client';
-import { keys, useWorkspace } from '../api/queries';
 import { ago, dateTime, placeOf } from '../ui/format';
 import { OrganisationLogo } from '../ui/OrganisationLogo';
-import { ErrorState, Loading } from '../ui/states';
+import { ErrorState, Loaded, Loading } from '../ui/states';
 import { CustomFieldValues } from './CustomFieldValues';
 import { identificationText } from './identification';
 import { ProfileSource } from './ProfileSource';
+import { useOrganisationPage } from './queries';
 import { Tags } from './Tags';
 import { Visits } from './Visits';
 import './organisation.css';
@@ -18,30 +16,7 @@ export function OrganisationPage() {
   const { workspace, organisation } = useParams({
     from: '/w/$workspace/organisations/$organisation',
   });
-  const info = useWorkspace(workspace);
-  const org = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'organisation', organisation),
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}', {
-            params: { path: { workspaceUuid: workspace, organisationUuid: organisation } },
-          }),
-        )
-      ).data,
-  });
-  const contacts = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'contacts', { organisation }),
-    queryFn: () =>
-      unwrap(
-        api.GET('/v1/workspaces/{workspaceUuid}/contacts', {
-          params: {
-            path: { workspaceUuid: workspace },
-            query: { organisation_uuid: organisation, page: 1, size: 50 },
-          },
-        }),
-      ),
-  });
+  const { org, contacts, availableTags } = useOrganisationPage(workspace, organisation);
 
   if (org.isPending) return <Loading what="the organisation" />;
   if (org.isError)
@@ -144,7 +119,7 @@ export function OrganisationPage() {
             workspace={workspace}
             organisation={organisation}
             tags={o.tags}
-            available={info.data?.available_tags ?? []}
+            available={availableTags}
           />
           <CustomFieldValues
             workspace={workspace}
@@ -172,22 +147,22 @@ export function OrganisationPage() {
           </section>
           <section className="card" aria-labelledby="contacts-heading">
             <h2 id="contacts-heading">Contacts</h2>
-            {contacts.isPending ? (
-              <Loading what="contacts" />
-            ) : contacts.isError ? (
-              <ErrorState what="contacts" error={contacts.error} />
-            ) : contacts.data.data.length === 0 ? (
-              <p className="muted small">Nobody from here has identified themselves yet.</p>
-            ) : (
-              <ul>
-                {contacts.data.data.map((c) => (
-                  <li key={c.uuid}>
-                    <a href={`mailto:${c.email}`}>{c.email}</a>{' '}
-                    <span className="muted small">last seen {ago(c.last_seen)}</span>
-                  </li>
-                ))}
-              </ul>
-            )}
+            <Loaded query={contacts} what="contacts">
+              {(data) =>
+                data.data.length === 0 ? (
+                  <p className="muted small">Nobody from here has identified themselves yet.</p>
+                ) : (
+                  <ul>
+                    {data.data.map((c) => (
+                      <li key={c.uuid}>
+                        <a href={`mailto:${c.email}`}>{c.email}</a>{' '}
+                        <span className="muted small">last seen {ago(c.last_seen)}</span>
+                      </li>
+                    ))}
+                  </ul>
+                )
+              }
+            </Loaded>
           </section>
         </div>
       </div>

@@ -1,7 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
-import { keys } from '../api/queries';
+import { ChangeFailed } from '../ui/states';
+import { useTagChanges } from './queries';
 
 /** The organisation's tags: remove one, or add one (new names join the workspace's list). */
 export function Tags({
@@ -15,35 +14,12 @@ export function Tags({
   tags: string[];
   available: string[];
 }) {
-  const queryClient = useQueryClient();
   const [adding, setAdding] = useState(false);
   const [name, setName] = useState('');
   const listId = useId();
-  const path = { workspaceUuid: workspace, organisationUuid: organisation };
-  const refresh = () => queryClient.invalidateQueries({ queryKey: keys.workspace(workspace) });
-  const add = useMutation({
-    mutationFn: (tag_name: string) =>
-      unwrap(
-        api.POST('/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/tags', {
-          params: { path },
-          body: { tag_name },
-        }),
-      ),
-    onSuccess: async () => {
-      setName('');
-      setAdding(false);
-      await refresh();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (tag_name: string) =>
-      unwrap(
-        api.DELETE('/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/tags', {
-          params: { path },
-          body: { tag_name },
-        }),
-      ),
-    onSuccess: refresh,
+  const { add, remove } = useTagChanges(workspace, organisation, () => {
+    setName('');
+    setAdding(false);
   });
 
   function submit(event: FormEvent) {
@@ -104,11 +80,7 @@ export function Tags({
           </button>
         </form>
       ) : null}
-      {failure ? (
-        <p className="form-error" role="alert">
-          {failure instanceof ApiFailure ? failure.message : 'The server could not be reached.'}
-        </p>
-      ) : null}
+      <ChangeFailed error={failure} />
     </section>
   );
 }

@@ -1,16 +1,13 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, unwrap } from '../api/client';
-import { keys } from '../api/queries';
 import type { Ok } from '../api/types';
 import { dateTime, pathOf, placeOf } from '../ui/format';
 import { Pager } from '../ui/Pager';
-import { Empty, ErrorState, Loading } from '../ui/states';
+import { Empty, Loaded } from '../ui/states';
+import { useVisits, VISITS_PAGE_SIZE } from './queries';
 
 type Session = Ok<'/v1/workspaces/{workspaceUuid}/sessions', 'get'>['data'][number];
 type SessionEvent = Session['events'][number];
 
-const SIZE = 10;
 const time = (iso: string) =>
   new Date(iso).toLocaleTimeString(undefined, {
     hour: '2-digit',
@@ -25,44 +22,32 @@ const duration = (from: string, to: string) => {
 /** An organisation's sessions, newest first, each with its page views and events in order. */
 export function Visits({ workspace, organisation }: { workspace: string; organisation: string }) {
   const [page, setPage] = useState(1);
-  const sessions = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'organisation-sessions', organisation, page),
-    queryFn: () =>
-      unwrap(
-        api.GET('/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/sessions', {
-          params: {
-            path: { workspaceUuid: workspace, organisationUuid: organisation },
-            query: { page, size: SIZE },
-          },
-        }),
-      ),
-    placeholderData: keepPreviousData,
-  });
+  const sessions = useVisits(workspace, organisation, page);
   return (
     <section aria-labelledby="visits-heading">
       <h2 id="visits-heading">Visits</h2>
-      {sessions.isPending ? (
-        <Loading what="visits" />
-      ) : sessions.isError ? (
-        <ErrorState what="visits" error={sessions.error} retry={() => void sessions.refetch()} />
-      ) : sessions.data.total === 0 ? (
-        <Empty>No visits recorded yet.</Empty>
-      ) : (
-        <>
-          <ol className="visits" aria-label="Visits, newest first">
-            {sessions.data.data.map((session) => (
-              <Visit key={session.uuid} session={session} />
-            ))}
-          </ol>
-          <Pager
-            page={page}
-            lastPage={Math.max(1, Math.ceil(sessions.data.total / SIZE))}
-            total={sessions.data.total}
-            noun="visit"
-            onPage={setPage}
-          />
-        </>
-      )}
+      <Loaded query={sessions} what="visits" retry>
+        {(data) =>
+          data.total === 0 ? (
+            <Empty>No visits recorded yet.</Empty>
+          ) : (
+            <>
+              <ol className="visits" aria-label="Visits, newest first">
+                {data.data.map((session) => (
+                  <Visit key={session.uuid} session={session} />
+                ))}
+              </ol>
+              <Pager
+                page={page}
+                size={VISITS_PAGE_SIZE}
+                total={data.total}
+                noun="visit"
+                onPage={setPage}
+              />
+            </>
+          )
+        }
+      </Loaded>
     </section>
   );
 }

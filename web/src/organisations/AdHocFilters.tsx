@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { FilterBuilder } from '../segments/FilterBuilder';
 import { type DraftGroup, fromFilters, newGroup, toFilters } from '../segments/model';
-import { useBuilderFields } from '../segments/useCustomFields';
+import { useBuilderFields } from '../segments/queries';
 import '../segments/segments.css';
 
 function parse(json: string | undefined): DraftGroup | undefined {

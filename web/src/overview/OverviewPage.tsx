@@ -1,13 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { type ReactNode, useId } from 'react';
-import { api, unwrap } from '../api/client';
-import { keys } from '../api/queries';
+import { useInstallation } from '../api/queries';
 import type { Ok } from '../api/types';
 import { DateRange } from '../ui/DateRange';
 import { ago, countryName, pathOf } from '../ui/format';
-import { rangeOf } from '../ui/search';
-import { Empty, ErrorState, Loading } from '../ui/states';
+import { Empty, Loaded } from '../ui/states';
+import { useOverviewPage } from './queries';
 import { VisitsChart } from './VisitsChart';
 import './overview.css';
 
@@ -16,32 +14,16 @@ export function OverviewPage() {
   const { workspace } = useParams({ from: '/w/$workspace' });
   const search = useSearch({ from: '/w/$workspace/' });
   const navigate = useNavigate({ from: '/w/$workspace/' });
-  const { from, to } = rangeOf(search);
-  const stats = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'stats', from, to),
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/stats', {
-            params: { path: { workspaceUuid: workspace }, query: { date_from: from, date_to: to } },
-          }),
-        )
-      ).data,
-    placeholderData: (previous) => previous,
-  });
+  const { from, to, stats } = useOverviewPage(workspace, search);
   return (
     <>
       <div className="page-header">
         <h1>Overview</h1>
         <DateRange search={search} onChange={(range) => void navigate({ search: range })} />
       </div>
-      {stats.isPending ? (
-        <Loading what="the overview" />
-      ) : stats.isError ? (
-        <ErrorState what="the overview" error={stats.error} retry={() => void stats.refetch()} />
-      ) : (
-        <OverviewBody workspace={workspace} data={stats.data} from={from} to={to} />
-      )}
+      <Loaded query={stats} what="the overview" retry>
+        {(data) => <OverviewBody workspace={workspace} data={data} from={from} to={to} />}
+      </Loaded>
     </>
   );
 }
@@ -188,17 +170,7 @@ function NoVisits({
 
 /** Nobody in the range: says whether the snippet is sending anything at all. */
 function NoVisitsYet({ workspace, from, to }: { workspace: string; from: string; to: string }) {
-  const installation = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'installation'),
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/installation', {
-            params: { path: { workspaceUuid: workspace } },
-          }),
-        )
-      ).data,
-  });
+  const installation = useInstallation(workspace);
   const last = installation.data?.last_event_at;
   return (
     <Empty>

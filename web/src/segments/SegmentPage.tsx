@@ -1,8 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
-import { keys } from '../api/queries';
+import { ApiFailure } from '../api/client';
 import { ErrorState, Loading } from '../ui/states';
 import { FilterBuilder } from './FilterBuilder';
 import {
@@ -13,23 +11,19 @@ import {
   newGroup,
   toFilters,
 } from './model';
-import { useBuilderFieldsQuery } from './useCustomFields';
+import {
+  useBuilderFieldsQuery,
+  useMatchCount,
+  useSavedSegment,
+  useSegmentChanges,
+} from './queries';
 import './segments.css';
 
 /** A segment's editor: its name and filters, with a live count of who matches. */
 export function SegmentPage() {
   const { workspace, segment } = useParams({ from: '/w/$workspace/segments/$segment' });
   const isNew = segment === 'new';
-  const saved = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'segment', segment),
-    queryFn: () =>
-      unwrap(
-        api.GET('/v1/workspaces/{workspaceUuid}/segments/{segmentUuid}', {
-          params: { path: { workspaceUuid: workspace, segmentUuid: segment } },
-        }),
-      ),
-    enabled: !isNew,
-  });
+  const saved = useSavedSegment(workspace, segment, isNew);
   const fields = useBuilderFieldsQuery(workspace);
   if (!isNew && saved.isPending) return <Loading what="the segment" />;
   if (!isNew && saved.isError)
@@ -61,7 +55,6 @@ function Editor({
   initialName: string;
   initial: DraftGroup;
 }) {
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [name, setName] = useState(initialName);
   const [group, setGroup] = useState(initial);
@@ -75,63 +68,16 @@ function Editor({
     const timer = setTimeout(() => setDebounced({ filters, incomplete }), 400);
     return () => clearTimeout(timer);
   }, [filters, incomplete]);
-  const count = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'segment-preview', debounced.filters),
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.POST('/v1/workspaces/{workspaceUuid}/organisations', {
-            params: { path: { workspaceUuid: workspace }, query: { page: 1, size: 1 } },
-            body: { filters: debounced.filters },
-          }),
-        )
-      ).total,
-    enabled: !debounced.incomplete,
-    retry: false,
-    placeholderData: (previous) => previous,
-  });
+  const count = useMatchCount(workspace, debounced.filters, !debounced.incomplete);
   // Between a change and its count, the number shown is the previous draft's: say so.
   const stale = !incomplete && (debounced.filters !== filters || count.isFetching);
-  const save = useMutation({
-    mutationFn: async () => {
-      const body = { name: name.trim(), filters };
-      if (uuid) {
-        await unwrap(
-          api.PATCH('/v1/workspaces/{workspaceUuid}/segments/{segmentUuid}', {
-            params: { path: { workspaceUuid: workspace, segmentUuid: uuid } },
-            body,
-          }),
-        );
-      } else {
-        await unwrap(
-          api.POST('/v1/workspaces/{workspaceUuid}/segments', {
-            params: { path: { workspaceUuid: workspace } },
-            body,
-          }),
-        );
-      }
-    },
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: keys.workspace(workspace) });
-      await navigate({ to: '/w/$workspace/segments', params: { workspace } });
-    },
-  });
-  const remove = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.DELETE('/v1/workspaces/{workspaceUuid}/segments/{segmentUuid}', {
-          params: { path: { workspaceUuid: workspace, segmentUuid: uuid ?? '' } },
-        }),
-      ),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: keys.workspace(workspace) });
-      await navigate({ to: '/w/$workspace/segments', params: { workspace } });
-    },
-  });
+  const { save, remove } = useSegmentChanges(workspace, uuid, () =>
+    navigate({ to: '/w/$workspace/segments', params: { workspace } }),
+  );
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    save.mutate();
+    save.mutate({ name: name.trim(), filters });
   }
   const countError = count.error instanceof ApiFailure ? count.error : undefined;
   const saveError = save.error instanceof ApiFailure ? save.error : undefined;

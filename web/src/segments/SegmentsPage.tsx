@@ -1,10 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
-import { api, unwrap } from '../api/client';
-import { keys } from '../api/queries';
+import { useSegments } from '../api/queries';
 import { count as countOf } from '../ui/format';
-import { useSegments } from '../ui/segments';
-import { Empty, ErrorState, Loading } from '../ui/states';
+import { Empty, Loaded } from '../ui/states';
+import { useSegmentSize } from './queries';
 import './segments.css';
 
 /** Saved filters over organisations, with how many are in each now. */
@@ -29,64 +27,52 @@ export function SegmentsPage() {
           New segment
         </button>
       </div>
-      {segments.isPending ? (
-        <Loading what="segments" />
-      ) : segments.isError ? (
-        <ErrorState what="segments" error={segments.error} retry={() => void segments.refetch()} />
-      ) : segments.data.length === 0 ? (
-        <Empty>
-          <p>
-            No segments yet. Choose “New segment” to create one. A segment is a saved filter, such
-            as “Software companies in Germany that visited pricing”: its members stay current as
-            visits arrive.
-          </p>
-        </Empty>
-      ) : (
-        <section className="card" aria-label="Saved segments">
-          <ul className="segment-list">
-            {segments.data.map((segment) => (
-              <li key={segment.uuid}>
-                <Link
-                  className="name"
-                  to="/w/$workspace/segments/$segment"
-                  params={{ workspace, segment: segment.uuid }}
-                >
-                  {segment.name}
-                </Link>
-                <span className="row small">
-                  <Members workspace={workspace} segment={segment.uuid} />
-                  <Link
-                    to="/w/$workspace/organisations"
-                    params={{ workspace }}
-                    search={{ segment: segment.uuid }}
-                  >
-                    View organisations<span className="visually-hidden"> in {segment.name}</span>
-                  </Link>
-                </span>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <Loaded query={segments} what="segments" retry>
+        {(data) =>
+          data.length === 0 ? (
+            <Empty>
+              <p>
+                No segments yet. Choose “New segment” to create one. A segment is a saved filter,
+                such as “Software companies in Germany that visited pricing”: its members stay
+                current as visits arrive.
+              </p>
+            </Empty>
+          ) : (
+            <section className="card" aria-label="Saved segments">
+              <ul className="segment-list">
+                {data.map((segment) => (
+                  <li key={segment.uuid}>
+                    <Link
+                      className="name"
+                      to="/w/$workspace/segments/$segment"
+                      params={{ workspace, segment: segment.uuid }}
+                    >
+                      {segment.name}
+                    </Link>
+                    <span className="row small">
+                      <Members workspace={workspace} segment={segment.uuid} />
+                      <Link
+                        to="/w/$workspace/organisations"
+                        params={{ workspace }}
+                        search={{ segment: segment.uuid }}
+                      >
+                        View organisations
+                        <span className="visually-hidden"> in {segment.name}</span>
+                      </Link>
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )
+        }
+      </Loaded>
     </>
   );
 }
 
 function Members({ workspace, segment }: { workspace: string; segment: string }) {
-  const count = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'segment-size', segment),
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/organisations', {
-            params: {
-              path: { workspaceUuid: workspace },
-              query: { segmentUuid: segment, page: 1, size: 1 },
-            },
-          }),
-        )
-      ).total,
-  });
+  const count = useSegmentSize(workspace, segment);
   return (
     <span className="muted">
       {count.isError

@@ -1,18 +1,14 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import type { FormEvent } from 'react';
-import { api, unwrap } from '../api/client';
-import { keys } from '../api/queries';
 import { DateRange } from '../ui/DateRange';
 import { count, dateTime, pathOf, placeOf } from '../ui/format';
-import { useOrganisationNames } from '../ui/organisation-names';
 import { Pager } from '../ui/Pager';
-import { rangeOf } from '../ui/search';
-import { useSegments } from '../ui/segments';
-import { Empty, ErrorState, Loading } from '../ui/states';
+import { SegmentOptions } from '../ui/SegmentOptions';
+import { pageParam } from '../ui/search';
+import { Empty, Loaded } from '../ui/states';
 import { TableWrap } from '../ui/TableWrap';
+import { PAGE_SIZE, type SessionsSearch, useSessionsPage } from './queries';
 
-const SIZE = 25;
 const minutes = (from: string, to: string) => {
   const s = Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 1000));
   return s < 60 ? `${s} s` : `${Math.round(s / 60)} min`;
@@ -23,52 +19,23 @@ export function SessionsPage() {
   const { workspace } = useParams({ from: '/w/$workspace' });
   const search = useSearch({ from: '/w/$workspace/sessions' });
   const navigate = useNavigate({ from: '/w/$workspace/sessions' });
-  const { from, to } = rangeOf(search);
-  const page = search.page ?? 1;
-  const segments = useSegments(workspace);
-  const query = {
-    date_from: from,
-    date_to: to,
-    url: search.url,
-    referrer: search.referrer,
-    segmentUuid: search.segment,
-    visitor_uuid: search.visitor,
-  };
-  const sessions = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'sessions', query, page),
-    queryFn: () =>
-      unwrap(
-        api.GET('/v1/workspaces/{workspaceUuid}/sessions', {
-          params: { path: { workspaceUuid: workspace }, query: { ...query, page, size: SIZE } },
-        }),
-      ),
-    placeholderData: keepPreviousData,
-  });
-  // Names for the organisations on this page.
-  const names = useOrganisationNames(
-    workspace,
-    sessions.data?.data.map((s) => s.organisation_uuid) ?? [],
-  );
+  const { from, to, page, sessions, names, segments } = useSessionsPage(workspace, search);
+  // A change of filter shows its first page.
+  const filterBy = (change: Partial<SessionsSearch>) =>
+    void navigate({ search: (s) => ({ ...s, ...change, page: undefined }) });
 
   function filter(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const text = (name: string) => String(form.get(name) ?? '').trim() || undefined;
-    void navigate({
-      search: (s) => ({ ...s, url: text('url'), referrer: text('referrer'), page: undefined }),
-    });
+    filterBy({ url: text('url'), referrer: text('referrer') });
   }
 
   return (
     <>
       <div className="page-header">
         <h1>Sessions</h1>
-        <DateRange
-          search={search}
-          onChange={(range) =>
-            void navigate({ search: (s) => ({ ...s, ...range, page: undefined }) })
-          }
-        />
+        <DateRange search={search} onChange={filterBy} />
       </div>
       <form
         className="inline-form"
@@ -88,18 +55,10 @@ export function SessionsPage() {
           Segment
           <select
             value={search.segment ?? ''}
-            onChange={(e) =>
-              void navigate({
-                search: (s) => ({ ...s, segment: e.target.value || undefined, page: undefined }),
-              })
-            }
+            onChange={(e) => filterBy({ segment: e.target.value || undefined })}
           >
             <option value="">All organisations</option>
-            {segments.data?.map((s) => (
-              <option key={s.uuid} value={s.uuid}>
-                {s.name}
-              </option>
-            ))}
+            <SegmentOptions segments={segments.data} />
           </select>
         </label>
         <button type="submit" className="button">
@@ -111,104 +70,102 @@ export function SessionsPage() {
             <button
               type="button"
               className="button quiet small"
-              onClick={() =>
-                void navigate({ search: (s) => ({ ...s, visitor: undefined, page: undefined }) })
-              }
+              onClick={() => filterBy({ visitor: undefined })}
             >
               Show all visitors
             </button>
           </span>
         ) : null}
       </form>
-      {sessions.isPending ? (
-        <Loading what="sessions" />
-      ) : sessions.isError ? (
-        <ErrorState what="sessions" error={sessions.error} retry={() => void sessions.refetch()} />
-      ) : sessions.data.total === 0 ? (
-        <Empty>
-          No identified sessions match between {from} and {to}.
-        </Empty>
-      ) : (
-        <>
-          {sessions.data.truncated ? (
-            <p className="status-warn small">
-              More than {sessions.data.organisation_limit.toLocaleString('en')} organisations match:
-              only the sessions of the {sessions.data.organisation_limit.toLocaleString('en')} most
-              recently active are listed. Narrow the dates or filters.
-            </p>
-          ) : null}
-          <p className="muted small" role="status">
-            {count(sessions.data.total, 'session')}
-          </p>
-          <TableWrap label="Sessions">
-            <table className="compact-on-phone">
-              <thead>
-                <tr>
-                  <th scope="col">Started</th>
-                  <th scope="col">Organisation</th>
-                  <th scope="col" className="wide-only">
-                    Source
-                  </th>
-                  <th scope="col">Pages</th>
-                  <th scope="col" className="wide-only">
-                    Duration
-                  </th>
-                  <th scope="col" className="wide-only">
-                    Location
-                  </th>
-                  <th scope="col">Visitor</th>
-                </tr>
-              </thead>
-              <tbody>
-                {sessions.data.data.map((s) => (
-                  <tr key={s.uuid}>
-                    <td className="nowrap">
-                      {dateTime(s.started_at)}
-                      {/* On a phone the columns it stands for are hidden. */}
-                      <span className="phone-only muted small">
-                        {[s.source, minutes(s.started_at, s.ended_at), placeOf(s.location)]
-                          .filter(Boolean)
-                          .join(' · ')}
-                      </span>
-                    </td>
-                    <td>
-                      <Link
-                        to="/w/$workspace/organisations/$organisation"
-                        params={{ workspace, organisation: s.organisation_uuid }}
-                      >
-                        {names.data?.get(s.organisation_uuid) ?? 'Organisation'}
-                      </Link>
-                    </td>
-                    <td className="wide-only">{s.source}</td>
-                    <td className="small">{s.views.map((v) => pathOf(v.url)).join(' → ')}</td>
-                    <td className="nowrap wide-only">{minutes(s.started_at, s.ended_at)}</td>
-                    <td className="wide-only">{placeOf(s.location)}</td>
-                    <td>
-                      <Link
-                        to="/w/$workspace/sessions"
-                        params={{ workspace }}
-                        search={(old) => ({ ...old, visitor: s.visitor_uuid, page: undefined })}
-                        aria-label={`Sessions of visitor ${s.visitor_uuid.slice(0, 8)}`}
-                      >
-                        {s.visitor_uuid.slice(0, 8)}
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-          <Pager
-            page={page}
-            lastPage={Math.max(1, Math.ceil(sessions.data.total / SIZE))}
-            total={sessions.data.total}
-            noun="session"
-            onPage={(next) =>
-              void navigate({ search: (s) => ({ ...s, page: next > 1 ? next : undefined }) })
-            }
-          />
-        </>
-      )}
+      <Loaded query={sessions} what="sessions" retry>
+        {(data) =>
+          data.total === 0 ? (
+            <Empty>
+              No identified sessions match between {from} and {to}.
+            </Empty>
+          ) : (
+            <>
+              {data.truncated ? (
+                <p className="status-warn small">
+                  More than {data.organisation_limit.toLocaleString('en')} organisations match: only
+                  the sessions of the {data.organisation_limit.toLocaleString('en')} most recently
+                  active are listed. Narrow the dates or filters.
+                </p>
+              ) : null}
+              <p className="muted small" role="status">
+                {count(data.total, 'session')}
+              </p>
+              <TableWrap label="Sessions">
+                <table className="compact-on-phone">
+                  <thead>
+                    <tr>
+                      <th scope="col">Started</th>
+                      <th scope="col">Organisation</th>
+                      <th scope="col" className="wide-only">
+                        Source
+                      </th>
+                      <th scope="col">Pages</th>
+                      <th scope="col" className="wide-only">
+                        Duration
+                      </th>
+                      <th scope="col" className="wide-only">
+                        Location
+                      </th>
+                      <th scope="col">Visitor</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.data.map((s) => (
+                      <tr key={s.uuid}>
+                        <td className="nowrap">
+                          {dateTime(s.started_at)}
+                          {/* On a phone the columns it stands for are hidden. */}
+                          <span className="phone-only muted small">
+                            {[s.source, minutes(s.started_at, s.ended_at), placeOf(s.location)]
+                              .filter(Boolean)
+                              .join(' · ')}
+                          </span>
+                        </td>
+                        <td>
+                          <Link
+                            to="/w/$workspace/organisations/$organisation"
+                            params={{ workspace, organisation: s.organisation_uuid }}
+                          >
+                            {names.data?.get(s.organisation_uuid) ?? 'Organisation'}
+                          </Link>
+                        </td>
+                        <td className="wide-only">{s.source}</td>
+                        <td className="small">{s.views.map((v) => pathOf(v.url)).join(' → ')}</td>
+                        <td className="nowrap wide-only">{minutes(s.started_at, s.ended_at)}</td>
+                        <td className="wide-only">{placeOf(s.location)}</td>
+                        <td>
+                          <Link
+                            to="/w/$workspace/sessions"
+                            params={{ workspace }}
+                            search={(old) => ({ ...old, visitor: s.visitor_uuid, page: undefined })}
+                            aria-label={`Sessions of visitor ${s.visitor_uuid.slice(0, 8)}`}
+                          >
+                            {s.visitor_uuid.slice(0, 8)}
+                          </Link>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableWrap>
+              <Pager
+                page={page}
+                size={PAGE_SIZE}
+                total={data.total}
+                noun="session"
+                onPage={(next) =>
+                  void navigate({ search: (s) => ({ ...s, page: pageParam(next) }) })
+                }
+              />
+            </>
+          )
+        }
+      </Loaded>
     </>
   );
 }

@@ -1,20 +1,14 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
+import { ApiFailure } from '../api/client';
 import { useMe } from '../api/queries';
 import { FieldError, NewPasswordField } from '../auth/fields';
+import { usePasswordChange } from './queries';
 
 /** The signed-in person's password; a change ends their other browsers and all their tokens. */
 export function Account() {
-  const queryClient = useQueryClient();
   const me = useMe();
   const [changed, setChanged] = useState(false);
-  const change = useMutation({
-    mutationFn: (body: { current_password: string; password: string }) =>
-      unwrap(api.POST('/auth/password', { body })),
-    // The tokens listed under API tokens have just ended.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['me', 'tokens'] }),
-  });
+  const change = usePasswordChange();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -34,12 +28,7 @@ export function Account() {
       },
     );
   }
-  const failure =
-    change.error instanceof ApiFailure
-      ? change.error
-      : change.error
-        ? new ApiFailure(0, undefined)
-        : undefined;
+  const failure = change.error ? ApiFailure.from(change.error) : undefined;
 
   return (
     <section className="card" id="account" aria-labelledby="account-heading">

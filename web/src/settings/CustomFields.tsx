@@ -1,12 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
-import { keys } from '../api/queries';
-import type { Body, Ok } from '../api/types';
-import { ErrorState, Loading } from '../ui/states';
-import { TableWrap } from '../ui/TableWrap';
+import { useCustomFields } from '../api/queries';
+import type { Ok } from '../api/types';
+import { ChangeFailed, Loaded } from '../ui/states';
+import { ActionsHeader, TableWrap } from '../ui/TableWrap';
+import { type FieldChange, type NewField, useCustomFieldChanges } from './queries';
 
-type NewField = Body<'/v1/workspaces/{workspaceUuid}/custom-fields', 'post'>;
 type FieldType = NewField['type'];
 const TYPES: [FieldType, string][] = [
   ['text', 'Text'],
@@ -37,7 +35,6 @@ const keyOf = (name: string) =>
     .slice(0, 60);
 
 type Definition = Ok<'/v1/workspaces/{workspaceUuid}/custom-fields', 'get'>['data'][number];
-type FieldChange = Body<'/v1/workspaces/{workspaceUuid}/custom-fields/{key}', 'patch'>;
 /** An option being edited: `key` is kept for options that exist (values refer to it). */
 type Option = { key?: string; label: string; color: string };
 
@@ -58,59 +55,20 @@ function optionsOut(options: Option[]) {
 
 /** Fields the team fills in on organisations; option colours show in lists and Spotter. */
 export function CustomFields({ workspace }: { workspace: string }) {
-  const queryClient = useQueryClient();
-  const key = keys.inWorkspace(workspace, 'custom-fields');
-  const fields = useQuery({
-    queryKey: key,
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/custom-fields', {
-            params: { path: { workspaceUuid: workspace } },
-          }),
-        )
-      ).data,
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: keys.workspace(workspace) });
+  const fields = useCustomFields(workspace);
   const [type, setType] = useState<FieldType>('text');
   const [options, setOptions] = useState<Option[]>([]);
-  const create = useMutation({
-    mutationFn: (body: NewField) =>
-      unwrap(
-        api.POST('/v1/workspaces/{workspaceUuid}/custom-fields', {
-          params: { path: { workspaceUuid: workspace } },
-          body,
-        }),
-      ),
-    onSuccess: async () => {
+  const [editing, setEditing] = useState<string>();
+  const { create, patch, remove } = useCustomFieldChanges(
+    workspace,
+    () => {
       setOptions([]);
       setType('text');
-      await refresh();
     },
-  });
-  const [editing, setEditing] = useState<string>();
-  const patch = useMutation({
-    mutationFn: ({ field, body }: { field: string; body: FieldChange }) =>
-      unwrap(
-        api.PATCH('/v1/workspaces/{workspaceUuid}/custom-fields/{key}', {
-          params: { path: { workspaceUuid: workspace, key: field } },
-          body,
-        }),
-      ),
-    onSuccess: (_, { body }) => {
+    (body) => {
       if (body.name !== undefined || body.options !== undefined) setEditing(undefined);
     },
-    onSettled: refresh,
-  });
-  const remove = useMutation({
-    mutationFn: (field: string) =>
-      unwrap(
-        api.DELETE('/v1/workspaces/{workspaceUuid}/custom-fields/{key}', {
-          params: { path: { workspaceUuid: workspace, key: field } },
-        }),
-      ),
-    onSettled: refresh,
-  });
+  );
   const listed = type === 'select' || type === 'multi_select';
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -137,92 +95,90 @@ export function CustomFields({ workspace }: { workspace: string }) {
   return (
     <section className="card" id="custom-fields" aria-labelledby="fields-settings-heading">
       <h2 id="fields-settings-heading">Custom fields</h2>
-      {fields.isPending ? (
-        <Loading what="custom fields" />
-      ) : fields.isError ? (
-        <ErrorState what="custom fields" error={fields.error} />
-      ) : fields.data.length === 0 ? (
-        <p className="muted small">
-          No custom fields yet: add one below, e.g. a “Tier” or an “Account owner”.
-        </p>
-      ) : (
-        <TableWrap label="Custom field definitions">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Type</th>
-                <th scope="col">Options</th>
-                <th scope="col">In Spotter</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {fields.data.map((field) => (
-                <tr key={field.key}>
-                  <td>{field.name}</td>
-                  <td>
-                    <code>{field.key}</code>
-                  </td>
-                  <td>{TYPES.find(([t]) => t === field.type)?.[1] ?? field.type}</td>
-                  <td>
-                    {field.options.map((o) => (
-                      <span
-                        key={o.key}
-                        className="tag"
-                        style={{
-                          background: `${o.color}22`,
-                          color: '#17202c',
-                          borderLeft: `4px solid ${o.color}`,
-                        }}
-                      >
-                        {o.label}
-                      </span>
-                    ))}
-                  </td>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`Show ${field.name} in Spotter`}
-                      checked={field.visible_in_spotter}
-                      onChange={(e) =>
-                        patch.mutate({
-                          field: field.key,
-                          body: { visible_in_spotter: e.target.checked },
-                        })
-                      }
-                    />
-                  </td>
-                  <td className="nowrap">
-                    <button
-                      type="button"
-                      className="button small"
-                      aria-expanded={editing === field.key}
-                      onClick={() => setEditing(editing === field.key ? undefined : field.key)}
-                    >
-                      Edit<span className="visually-hidden"> {field.name}</span>
-                    </button>{' '}
-                    <button
-                      type="button"
-                      className="button small danger"
-                      onClick={() =>
-                        window.confirm(
-                          `Delete “${field.name}” and its values on every organisation?`,
-                        ) && remove.mutate(field.key)
-                      }
-                    >
-                      Delete<span className="visually-hidden"> {field.name}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <Loaded query={fields} what="custom fields">
+        {(data) =>
+          data.length === 0 ? (
+            <p className="muted small">
+              No custom fields yet: add one below, e.g. a “Tier” or an “Account owner”.
+            </p>
+          ) : (
+            <TableWrap label="Custom field definitions">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Key</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Options</th>
+                    <th scope="col">In Spotter</th>
+                    <ActionsHeader />
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.map((field) => (
+                    <tr key={field.key}>
+                      <td>{field.name}</td>
+                      <td>
+                        <code>{field.key}</code>
+                      </td>
+                      <td>{TYPES.find(([t]) => t === field.type)?.[1] ?? field.type}</td>
+                      <td>
+                        {field.options.map((o) => (
+                          <span
+                            key={o.key}
+                            className="tag"
+                            style={{
+                              background: `${o.color}22`,
+                              color: '#17202c',
+                              borderLeft: `4px solid ${o.color}`,
+                            }}
+                          >
+                            {o.label}
+                          </span>
+                        ))}
+                      </td>
+                      <td>
+                        <input
+                          type="checkbox"
+                          aria-label={`Show ${field.name} in Spotter`}
+                          checked={field.visible_in_spotter}
+                          onChange={(e) =>
+                            patch.mutate({
+                              key: field.key,
+                              body: { visible_in_spotter: e.target.checked },
+                            })
+                          }
+                        />
+                      </td>
+                      <td className="nowrap">
+                        <button
+                          type="button"
+                          className="button small"
+                          aria-expanded={editing === field.key}
+                          onClick={() => setEditing(editing === field.key ? undefined : field.key)}
+                        >
+                          Edit<span className="visually-hidden"> {field.name}</span>
+                        </button>{' '}
+                        <button
+                          type="button"
+                          className="button small danger"
+                          onClick={() =>
+                            window.confirm(
+                              `Delete “${field.name}” and its values on every organisation?`,
+                            ) && remove.mutate(field.key)
+                          }
+                        >
+                          Delete<span className="visually-hidden"> {field.name}</span>
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableWrap>
+          )
+        }
+      </Loaded>
       {fields.data
         ?.filter((field) => field.key === editing)
         .map((field) => (
@@ -231,7 +187,7 @@ export function CustomFields({ workspace }: { workspace: string }) {
             field={field}
             saving={patch.isPending}
             onCancel={() => setEditing(undefined)}
-            onSave={(body) => patch.mutate({ field: field.key, body })}
+            onSave={(body) => patch.mutate({ key: field.key, body })}
           />
         ))}
       <form className="subsection stack" onSubmit={submit}>
@@ -258,13 +214,7 @@ export function CustomFields({ workspace }: { workspace: string }) {
             Add field
           </button>
         </div>
-        {failure ? (
-          <p className="form-error" role="alert">
-            {failure instanceof ApiFailure
-              ? (Object.values(failure.body?.errors ?? {}).flat()[0] ?? failure.message)
-              : 'The server could not be reached.'}
-          </p>
-        ) : null}
+        <ChangeFailed error={failure} fieldFirst />
       </form>
     </section>
   );

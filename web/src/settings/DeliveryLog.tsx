@@ -1,5 +1,5 @@
 import { dateTime } from '../ui/format';
-import { TableWrap } from '../ui/TableWrap';
+import { ActionsHeader, TableWrap } from '../ui/TableWrap';
 
 export interface Delivery {
   uuid: string;
@@ -32,11 +32,7 @@ export function DeliveryLog({
             <th scope="col">What</th>
             <th scope="col">Status</th>
             <th scope="col">Answer</th>
-            {action ? (
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            ) : null}
+            {action ? <ActionsHeader /> : null}
           </tr>
         </thead>
         <tbody>

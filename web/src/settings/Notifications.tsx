@@ -1,18 +1,16 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
-import { keys, useServerInfo } from '../api/queries';
-import type { Body, Ok } from '../api/types';
-import { useSegments } from '../ui/segments';
-import { ErrorState, Loading } from '../ui/states';
+import { ApiFailure } from '../api/client';
+import { useSegments, useServerInfo } from '../api/queries';
+import type { Ok } from '../api/types';
+import { SegmentOptions } from '../ui/SegmentOptions';
+import { Loaded } from '../ui/states';
 import { DeliveryLog } from './DeliveryLog';
+import { type NewRule, useNotificationRules, useRuleChanges, useRuleLog } from './queries';
 import { Switch } from './Switch';
 
 type Rule = Ok<'/v1/workspaces/{workspaceUuid}/notifications', 'get'>['data'][number];
 type Trigger = Rule['trigger'];
 type Channel = Rule['channel']['type'];
-type NewRule = Body<'/v1/workspaces/{workspaceUuid}/notifications', 'post'>;
-type RuleChange = Body<'/v1/workspaces/{workspaceUuid}/notifications/{ruleUuid}', 'patch'>;
 const TRIGGERS: [Trigger, string][] = [
   ['organisation.visited', 'An organisation starts a visit'],
   ['page.visited', 'An organisation views a page'],
@@ -27,49 +25,24 @@ const ZONES = [...new Set([BROWSER_ZONE, 'UTC', ...Intl.supportedValuesOf('timeZ
 
 /** Alerts and digests by e-mail, Slack or webhook, each with a test and its log. */
 export function Notifications({ workspace }: { workspace: string }) {
-  const queryClient = useQueryClient();
-  const key = keys.inWorkspace(workspace, 'notifications');
-  const rules = useQuery({
-    queryKey: key,
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/notifications', {
-            params: { path: { workspaceUuid: workspace } },
-          }),
-        )
-      ).data,
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: key });
+  const { rules, create } = useNotificationRules(workspace);
   const mailOn = useServerInfo().data?.mail !== false;
-  const create = useMutation({
-    mutationFn: (body: NewRule) =>
-      unwrap(
-        api.POST('/v1/workspaces/{workspaceUuid}/notifications', {
-          params: { path: { workspaceUuid: workspace } },
-          body,
-        }),
-      ),
-    onSuccess: refresh,
-  });
 
   return (
     <section className="card" id="notifications" aria-labelledby="notifications-heading">
       <h2 id="notifications-heading">Notifications</h2>
-      {rules.isPending ? (
-        <Loading what="notification rules" />
-      ) : rules.isError ? (
-        <ErrorState what="notification rules" error={rules.error} />
-      ) : rules.data.length === 0 ? (
-        <p className="muted small">
-          No alerts yet. Add one below: {mailOn ? 'an e-mail or' : 'a'} Slack message when a target
-          account visits.
-        </p>
-      ) : (
-        rules.data.map((rule) => (
-          <RuleItem key={rule.uuid} workspace={workspace} rule={rule} onChange={refresh} />
-        ))
-      )}
+      <Loaded query={rules} what="notification rules">
+        {(data) =>
+          data.length === 0 ? (
+            <p className="muted small">
+              No alerts yet. Add one below: {mailOn ? 'an e-mail or' : 'a'} Slack message when a
+              target account visits.
+            </p>
+          ) : (
+            data.map((rule) => <RuleItem key={rule.uuid} workspace={workspace} rule={rule} />)
+          )
+        }
+      </Loaded>
       <RuleForm
         workspace={workspace}
         title="New alert"
@@ -191,11 +164,7 @@ function RuleForm({
             defaultValue={rule?.filter.segment_uuid ?? ''}
           >
             <option value="">Any segment</option>
-            {segments.data?.map((s) => (
-              <option key={s.uuid} value={s.uuid}>
-                {s.name}
-              </option>
-            ))}
+            <SegmentOptions segments={segments.data} />
           </select>
         </label>
         {digest ? (
@@ -309,61 +278,15 @@ function RuleForm({
   );
 }
 
-function RuleItem({
-  workspace,
-  rule,
-  onChange,
-}: {
-  workspace: string;
-  rule: Rule;
-  onChange: () => void;
-}) {
+function RuleItem({ workspace, rule }: { workspace: string; rule: Rule }) {
   const [open, setOpen] = useState(false);
   const [editing, setEditing] = useState(false);
-  const path = { workspaceUuid: workspace, ruleUuid: rule.uuid };
-  const change = useMutation({
-    mutationFn: (body: RuleChange) =>
-      unwrap(
-        api.PATCH('/v1/workspaces/{workspaceUuid}/notifications/{ruleUuid}', {
-          params: { path },
-          body,
-        }),
-      ),
-    onSettled: onChange,
-  });
+  const { change, remove, test } = useRuleChanges(workspace, rule.uuid, () => setOpen(true));
   const toggle = {
     isPending: change.isPending,
     mutate: (enabled: boolean) => change.mutate({ enabled }),
   };
-  const remove = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.DELETE('/v1/workspaces/{workspaceUuid}/notifications/{ruleUuid}', { params: { path } }),
-      ),
-    onSettled: onChange,
-  });
-  const test = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST('/v1/workspaces/{workspaceUuid}/notifications/{ruleUuid}/test', {
-          params: { path },
-        }),
-      ),
-    onSuccess: () => setOpen(true),
-  });
-  const log = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'notification-deliveries', rule.uuid),
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/notifications/{ruleUuid}/deliveries', {
-            params: { path, query: { page: 1, size: 10 } },
-          }),
-        )
-      ).data,
-    enabled: open,
-    refetchInterval: open ? 5_000 : false,
-  });
+  const log = useRuleLog(workspace, rule.uuid, open);
   const where =
     rule.channel.type === 'email'
       ? `e-mail to ${rule.channel.to?.join(', ')}`
@@ -434,16 +357,14 @@ function RuleItem({
         />
       ) : null}
       {open ? (
-        log.isPending ? (
-          <Loading what="the log" />
-        ) : log.isError ? (
-          <ErrorState what="the log" error={log.error} />
-        ) : (
-          <DeliveryLog
-            label={`Deliveries of ${rule.name}`}
-            deliveries={log.data.map((d) => ({ ...d, what: d.test ? 'Test' : d.kind }))}
-          />
-        )
+        <Loaded query={log} what="the log">
+          {(data) => (
+            <DeliveryLog
+              label={`Deliveries of ${rule.name}`}
+              deliveries={data.map((d) => ({ ...d, what: d.test ? 'Test' : d.kind }))}
+            />
+          )}
+        </Loaded>
       ) : null}
     </div>
   );

@@ -1,65 +1,18 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
-import { keys, useMe, useServerInfo } from '../api/queries';
+import { useMe, useServerInfo } from '../api/queries';
 import { CopyButton } from '../ui/CopyButton';
 import { dateTime } from '../ui/format';
-import { ErrorState, Loading } from '../ui/states';
-import { TableWrap } from '../ui/TableWrap';
-
-type Role = 'owner' | 'admin' | 'member';
+import { ChangeFailed, Loaded } from '../ui/states';
+import { ActionsHeader, TableWrap } from '../ui/TableWrap';
+import { type Role, useTeam, useTeamChanges } from './queries';
 
 /** Who is in the workspace, with which role, and who is invited. */
 export function Team({ workspace }: { workspace: string }) {
-  const queryClient = useQueryClient();
   const me = useMe();
   const mail = useServerInfo().data?.mail;
-  const key = keys.inWorkspace(workspace, 'users');
-  const team = useQuery({
-    queryKey: key,
-    queryFn: () =>
-      unwrap(
-        api.GET('/v1/workspaces/{workspaceUuid}/users', {
-          params: { path: { workspaceUuid: workspace } },
-        }),
-      ),
-    // While invites are open, look again now and then: an accepted one becomes a member.
-    refetchInterval: (query) => ((query.state.data?.invites.length ?? 0) > 0 ? 10_000 : false),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: key });
+  const team = useTeam(workspace);
   const [invited, setInvited] = useState<{ message: string; link: string }>();
-  const invite = useMutation({
-    mutationFn: (body: { email: string; role: 'admin' | 'member' }) =>
-      unwrap(
-        api.POST('/v1/workspaces/{workspaceUuid}/users/invite', {
-          params: { path: { workspaceUuid: workspace } },
-          body,
-        }),
-      ),
-    onSuccess: async (answer) => {
-      setInvited({ message: answer.message, link: answer.data.invite_link });
-      await refresh();
-    },
-  });
-  const setRole = useMutation({
-    mutationFn: ({ user, role }: { user: string; role: Role }) =>
-      unwrap(
-        api.PATCH('/v1/workspaces/{workspaceUuid}/users/{userUuid}', {
-          params: { path: { workspaceUuid: workspace, userUuid: user } },
-          body: { role },
-        }),
-      ),
-    onSettled: refresh,
-  });
-  const remove = useMutation({
-    mutationFn: (user: string) =>
-      unwrap(
-        api.DELETE('/v1/workspaces/{workspaceUuid}/users/{userUuid}', {
-          params: { path: { workspaceUuid: workspace, userUuid: user } },
-        }),
-      ),
-    onSettled: refresh,
-  });
+  const { invite, setRole, remove } = useTeamChanges(workspace, setInvited);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -78,76 +31,72 @@ export function Team({ workspace }: { workspace: string }) {
   return (
     <section className="card" id="team" aria-labelledby="team-heading">
       <h2 id="team-heading">Team</h2>
-      {team.isPending ? (
-        <Loading what="the team" />
-      ) : team.isError ? (
-        <ErrorState what="the team" error={team.error} />
-      ) : (
-        <TableWrap label="Members">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {team.data.data.map((member) => (
-                <tr key={member.uuid}>
-                  <td>{member.name || '—'}</td>
-                  <td>{member.email}</td>
-                  <td>
-                    <select
-                      aria-label={`Role of ${member.email}`}
-                      value={member.role}
-                      onChange={(event) =>
-                        setRole.mutate({ user: member.uuid, role: event.target.value as Role })
-                      }
-                    >
-                      <option value="owner">Owner</option>
-                      <option value="admin">Admin</option>
-                      <option value="member">Member</option>
-                    </select>
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="button small danger"
-                      onClick={() => {
-                        const self = member.uuid === me.data?.uuid;
-                        if (
-                          window.confirm(
-                            self
-                              ? 'Leave this workspace?'
-                              : `Remove ${member.email} from this workspace?`,
-                          )
-                        ) {
-                          remove.mutate(member.uuid);
+      <Loaded query={team} what="the team">
+        {(data) => (
+          <TableWrap label="Members">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <ActionsHeader />
+                </tr>
+              </thead>
+              <tbody>
+                {data.data.map((member) => (
+                  <tr key={member.uuid}>
+                    <td>{member.name || '—'}</td>
+                    <td>{member.email}</td>
+                    <td>
+                      <select
+                        aria-label={`Role of ${member.email}`}
+                        value={member.role}
+                        onChange={(event) =>
+                          setRole.mutate({ user: member.uuid, role: event.target.value as Role })
                         }
-                      }}
-                    >
-                      {member.uuid === me.data?.uuid ? 'Leave' : 'Remove'}
-                      <span className="visually-hidden"> {member.email}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
-              {team.data.invites.map((open) => (
-                <tr key={`invite-${open.email}`}>
-                  <td className="muted">Invited</td>
-                  <td>{open.email}</td>
-                  <td>{open.role === 'admin' ? 'Admin' : 'Member'}</td>
-                  <td className="muted small">until {dateTime(open.expires_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+                      >
+                        <option value="owner">Owner</option>
+                        <option value="admin">Admin</option>
+                        <option value="member">Member</option>
+                      </select>
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        className="button small danger"
+                        onClick={() => {
+                          const self = member.uuid === me.data?.uuid;
+                          if (
+                            window.confirm(
+                              self
+                                ? 'Leave this workspace?'
+                                : `Remove ${member.email} from this workspace?`,
+                            )
+                          ) {
+                            remove.mutate(member.uuid);
+                          }
+                        }}
+                      >
+                        {member.uuid === me.data?.uuid ? 'Leave' : 'Remove'}
+                        <span className="visually-hidden"> {member.email}</span>
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+                {data.invites.map((open) => (
+                  <tr key={`invite-${open.email}`}>
+                    <td className="muted">Invited</td>
+                    <td>{open.email}</td>
+                    <td>{open.role === 'admin' ? 'Admin' : 'Member'}</td>
+                    <td className="muted small">until {dateTime(open.expires_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+        )}
+      </Loaded>
       <form className="inline-form subsection" onSubmit={submit}>
         <label>
           Invite by email
@@ -181,13 +130,7 @@ export function Team({ workspace }: { workspace: string }) {
           ) : null}
         </div>
       ) : null}
-      {failure ? (
-        <p className="form-error" role="alert">
-          {failure instanceof ApiFailure
-            ? (Object.values(failure.body?.errors ?? {}).flat()[0] ?? failure.message)
-            : 'The server could not be reached.'}
-        </p>
-      ) : null}
+      <ChangeFailed error={failure} fieldFirst />
     </section>
   );
 }

@@ -1,34 +1,17 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
 import { CopyButton } from '../ui/CopyButton';
 import { dateTime } from '../ui/format';
-import { ErrorState, Loading } from '../ui/states';
-import { TableWrap } from '../ui/TableWrap';
-
-const KEY = ['me', 'tokens'];
+import { ChangeFailed, Loaded } from '../ui/states';
+import { ActionsHeader, TableWrap } from '../ui/TableWrap';
+import { useTokenChanges, useTokens } from './queries';
 
 /** The signed-in person's API tokens: made with an expiry, shown once, revoked. */
 export function Tokens() {
-  const queryClient = useQueryClient();
-  const tokens = useQuery({
-    queryKey: KEY,
-    queryFn: async () => (await unwrap(api.GET('/v1/me/tokens'))).data,
-  });
+  const tokens = useTokens();
   const [made, setMade] = useState<{ name: string; token: string }>();
-  const create = useMutation({
-    mutationFn: async (body: { name: string; expires_in_days: number | null }) =>
-      (await unwrap(api.POST('/v1/me/tokens', { body }))).data,
-    onSuccess: async (token) => {
-      setMade({ name: token.name, token: token.token });
-      await queryClient.invalidateQueries({ queryKey: KEY });
-    },
-  });
-  const revoke = useMutation({
-    mutationFn: (uuid: string) =>
-      unwrap(api.DELETE('/v1/me/tokens/{tokenUuid}', { params: { path: { tokenUuid: uuid } } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: KEY }),
-  });
+  const { create, revoke } = useTokenChanges((token) =>
+    setMade({ name: token.name, token: token.token }),
+  );
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -80,66 +63,60 @@ export function Tokens() {
           </button>
         </div>
       ) : null}
-      {failure ? (
-        <p className="form-error" role="alert">
-          {failure instanceof ApiFailure ? failure.message : 'The server could not be reached.'}
-        </p>
-      ) : null}
-      {tokens.isPending ? (
-        <Loading what="tokens" />
-      ) : tokens.isError ? (
-        <ErrorState what="tokens" error={tokens.error} />
-      ) : tokens.data.length === 0 ? (
-        <p className="muted small">No tokens yet.</p>
-      ) : (
-        <TableWrap label="Your tokens">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.data.map((token) => (
-                <tr key={token.uuid}>
-                  <td>{token.name}</td>
-                  <td>{dateTime(token.created_at)}</td>
-                  <td>
-                    {token.expires_at === null
-                      ? 'Never'
-                      : Date.parse(token.expires_at) < Date.now()
-                        ? `Expired ${dateTime(token.expires_at)}`
-                        : dateTime(token.expires_at)}
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="button small danger"
-                      aria-label={`Revoke ${token.name}`}
-                      onClick={() => {
-                        if (
-                          window.confirm(
-                            `Revoke “${token.name}”? Anything using it stops working at once.`,
-                          )
-                        ) {
-                          revoke.mutate(token.uuid);
-                        }
-                      }}
-                    >
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <ChangeFailed error={failure} />
+      <Loaded query={tokens} what="tokens">
+        {(data) =>
+          data.length === 0 ? (
+            <p className="muted small">No tokens yet.</p>
+          ) : (
+            <TableWrap label="Your tokens">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Expires</th>
+                    <ActionsHeader />
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.map((token) => (
+                    <tr key={token.uuid}>
+                      <td>{token.name}</td>
+                      <td>{dateTime(token.created_at)}</td>
+                      <td>
+                        {token.expires_at === null
+                          ? 'Never'
+                          : Date.parse(token.expires_at) < Date.now()
+                            ? `Expired ${dateTime(token.expires_at)}`
+                            : dateTime(token.expires_at)}
+                      </td>
+                      <td>
+                        <button
+                          type="button"
+                          className="button small danger"
+                          aria-label={`Revoke ${token.name}`}
+                          onClick={() => {
+                            if (
+                              window.confirm(
+                                `Revoke “${token.name}”? Anything using it stops working at once.`,
+                              )
+                            ) {
+                              revoke.mutate(token.uuid);
+                            }
+                          }}
+                        >
+                          Revoke
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableWrap>
+          )
+        }
+      </Loaded>
     </section>
   );
 }

@@ -1,11 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
-import { keys, useServerInfo, useWorkspace } from '../api/queries';
+import { ApiFailure } from '../api/client';
+import { useInstallation, useServerInfo, useWorkspace } from '../api/queries';
 import { CopyButton } from '../ui/CopyButton';
 import { ago, count, dateTime } from '../ui/format';
-import { ErrorState, Loading } from '../ui/states';
+import { ErrorState, Loaded, Loading } from '../ui/states';
 import { isPrivateHost } from './private-address';
+import { usePrivacy, useTrackerFeatures, useVisitFilters } from './queries';
 import { Switch } from './Switch';
 
 const REASONS: Record<string, string> = {
@@ -86,18 +86,7 @@ function PrivateAddressWarning({ snippet }: { snippet: string }) {
 }
 
 function InstallationStatus({ workspace }: { workspace: string }) {
-  const status = useQuery({
-    queryKey: keys.inWorkspace(workspace, 'installation'),
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/installation', {
-            params: { path: { workspaceUuid: workspace } },
-          }),
-        )
-      ).data,
-    refetchInterval: 5_000,
-  });
+  const status = useInstallation(workspace, 5_000);
   // Re-render each minute so "2 minutes ago" stays true.
   const [, tick] = useState(0);
   useEffect(() => {
@@ -143,50 +132,24 @@ function InstallationStatus({ workspace }: { workspace: string }) {
 }
 
 function Features({ workspace }: { workspace: string }) {
-  const queryClient = useQueryClient();
-  const key = keys.inWorkspace(workspace, 'tracker-features');
-  const features = useQuery({
-    queryKey: key,
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/tracker-features', {
-            params: { path: { workspaceUuid: workspace } },
-          }),
-        )
-      ).data,
-  });
-  const change = useMutation({
-    mutationFn: async (body: Partial<Record<(typeof FEATURES)[number][0], boolean>>) =>
-      (
-        await unwrap(
-          api.PATCH('/v1/workspaces/{workspaceUuid}/tracker-features', {
-            params: { path: { workspaceUuid: workspace } },
-            body,
-          }),
-        )
-      ).data,
-    onSuccess: (data) => queryClient.setQueryData(key, data),
-  });
+  const [features, change] = useTrackerFeatures(workspace);
   return (
     <div className="subsection">
       <h3>What the script collects</h3>
-      {features.isPending ? (
-        <Loading what="the switches" />
-      ) : features.isError ? (
-        <ErrorState what="the switches" error={features.error} />
-      ) : (
-        FEATURES.map(([field, label, description]) => (
-          <Switch
-            key={field}
-            label={label}
-            description={description}
-            checked={features.data[field]}
-            disabled={change.isPending}
-            onChange={(on) => change.mutate({ [field]: on })}
-          />
-        ))
-      )}
+      <Loaded query={features} what="the switches">
+        {(data) =>
+          FEATURES.map(([field, label, description]) => (
+            <Switch
+              key={field}
+              label={label}
+              description={description}
+              checked={data[field]}
+              disabled={change.isPending}
+              onChange={(on) => change.mutate({ [field]: on })}
+            />
+          ))
+        }
+      </Loaded>
       {change.isError ? <ErrorState what="the change" error={change.error} /> : null}
       <p className="muted small">
         Pages already open pick up a change when they next load the script.
@@ -196,31 +159,7 @@ function Features({ workspace }: { workspace: string }) {
 }
 
 function Privacy({ workspace }: { workspace: string }) {
-  const queryClient = useQueryClient();
-  const key = keys.inWorkspace(workspace, 'privacy');
-  const privacy = useQuery({
-    queryKey: key,
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/privacy', {
-            params: { path: { workspaceUuid: workspace } },
-          }),
-        )
-      ).data,
-  });
-  const change = useMutation({
-    mutationFn: async (honor_gpc: boolean) =>
-      (
-        await unwrap(
-          api.PATCH('/v1/workspaces/{workspaceUuid}/privacy', {
-            params: { path: { workspaceUuid: workspace } },
-            body: { honor_gpc },
-          }),
-        )
-      ).data,
-    onSuccess: (data) => queryClient.setQueryData(key, data),
-  });
+  const [privacy, change] = usePrivacy(workspace);
   return (
     <div className="subsection">
       <h3>Privacy</h3>
@@ -243,31 +182,7 @@ function Privacy({ workspace }: { workspace: string }) {
 }
 
 function Filters({ workspace }: { workspace: string }) {
-  const queryClient = useQueryClient();
-  const key = keys.inWorkspace(workspace, 'filters');
-  const filters = useQuery({
-    queryKey: key,
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/v1/workspaces/{workspaceUuid}/filters', {
-            params: { path: { workspaceUuid: workspace } },
-          }),
-        )
-      ).data,
-  });
-  const save = useMutation({
-    mutationFn: async (body: { excluded_ip_ranges: string[]; hostnames: string[] }) =>
-      (
-        await unwrap(
-          api.PATCH('/v1/workspaces/{workspaceUuid}/filters', {
-            params: { path: { workspaceUuid: workspace } },
-            body,
-          }),
-        )
-      ).data,
-    onSuccess: (data) => queryClient.setQueryData(key, data),
-  });
+  const [filters, save] = useVisitFilters(workspace);
   const lines = (text: FormDataEntryValue | null) =>
     String(text ?? '')
       .split('\n')
@@ -320,7 +235,7 @@ function Filters({ workspace }: { workspace: string }) {
       </label>
       {failure ? (
         <p className="form-error" role="alert">
-          {Object.values(failure.body?.errors ?? {}).flat()[0] ?? failure.message}
+          {failure.firstMessage()}
         </p>
       ) : null}
       <div>

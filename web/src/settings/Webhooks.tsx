@@ -1,8 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
-import { ErrorState, Loading } from '../ui/states';
+import { ChangeFailed, Loaded } from '../ui/states';
 import { DeliveryLog } from './DeliveryLog';
+import { useWebhook, useWebhookChanges, useWebhookDeliveries } from './queries';
 
 const KINDS = [
   ['session.ended', 'A session of an identified organisation ended'],
@@ -15,49 +14,10 @@ type Kind = (typeof KINDS)[number][0];
 
 /** Signed webhooks to your own systems (they belong to you and cover all your workspaces). */
 export function Webhooks() {
-  const queryClient = useQueryClient();
-  const config = useQuery({
-    queryKey: ['me', 'webhooks'],
-    queryFn: async () =>
-      (await unwrap(api.GET('/radar/operator/v1/webhooks'))).data[0]?.delivery ?? null,
-  });
+  const config = useWebhook();
   const [status, setStatus] = useState('');
-  const deliveries = useQuery({
-    queryKey: ['me', 'webhook-deliveries', status],
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/radar/operator/v1/webhooks/deliveries', {
-            params: {
-              query: { page: 1, size: 20, ...(status ? { status: status as 'failed' } : {}) },
-            },
-          }),
-        )
-      ).data,
-    refetchInterval: 10_000,
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['me'] });
-  const save = useMutation({
-    mutationFn: (delivery: {
-      webhook_url: string | null;
-      webhook_secret?: string;
-      events?: Kind[];
-    }) => unwrap(api.PATCH('/radar/operator/v1/webhooks', { body: { delivery } })),
-    onSuccess: refresh,
-  });
-  const test = useMutation({
-    mutationFn: () => unwrap(api.POST('/radar/operator/v1/webhooks/test')),
-    onSuccess: refresh,
-  });
-  const redeliver = useMutation({
-    mutationFn: (uuid: string) =>
-      unwrap(
-        api.POST('/radar/operator/v1/webhooks/deliveries/{uuid}/redeliver', {
-          params: { path: { uuid } },
-        }),
-      ),
-    onSettled: refresh,
-  });
+  const deliveries = useWebhookDeliveries(status);
+  const { save, test, redeliver } = useWebhookChanges();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -78,86 +38,78 @@ export function Webhooks() {
         Signed POSTs to your own system for every workspace you are a member of. See the docs for
         checking the signature.
       </p>
-      {config.isPending ? (
-        <Loading what="webhook settings" />
-      ) : config.isError ? (
-        <ErrorState what="webhook settings" error={config.error} />
-      ) : (
-        <form className="stack" onSubmit={submit} key={JSON.stringify(config.data)}>
-          <label className="field">
-            <span>Webhook URL</span>
-            <input
-              name="url"
-              type="url"
-              required
-              defaultValue={config.data?.webhook_url ?? ''}
-              placeholder="https://hooks.example.com/footfall"
-            />
-          </label>
-          <label className="field">
-            <span>Signing secret</span>
-            <input
-              name="secret"
-              type="password"
-              autoComplete="new-password"
-              minLength={16}
-              required={!config.data}
-              placeholder={config.data ? 'Unchanged (set; never shown)' : 'At least 16 characters'}
-            />
-          </label>
-          <fieldset>
-            <legend style={{ fontWeight: 600 }}>Events to send</legend>
-            {KINDS.map(([kind, text]) => (
-              <label key={kind} className="event-choice small">
-                <input
-                  type="checkbox"
-                  name="events"
-                  value={kind}
-                  defaultChecked={config.data ? config.data.events.includes(kind) : true}
-                />
-                <code>{kind}</code>
-                <span className="muted">{text}</span>
-              </label>
-            ))}
-          </fieldset>
-          <div className="row">
-            <button type="submit" className="button primary" disabled={save.isPending}>
-              Save webhook
-            </button>
-            <button
-              type="button"
-              className="button"
-              disabled={!config.data || test.isPending}
-              onClick={() => test.mutate()}
-            >
-              Send test
-            </button>
-            {config.data ? (
+      <Loaded query={config} what="webhook settings">
+        {(data) => (
+          <form className="stack" onSubmit={submit} key={JSON.stringify(data)}>
+            <label className="field">
+              <span>Webhook URL</span>
+              <input
+                name="url"
+                type="url"
+                required
+                defaultValue={data?.webhook_url ?? ''}
+                placeholder="https://hooks.example.com/footfall"
+              />
+            </label>
+            <label className="field">
+              <span>Signing secret</span>
+              <input
+                name="secret"
+                type="password"
+                autoComplete="new-password"
+                minLength={16}
+                required={!data}
+                placeholder={data ? 'Unchanged (set; never shown)' : 'At least 16 characters'}
+              />
+            </label>
+            <fieldset>
+              <legend style={{ fontWeight: 600 }}>Events to send</legend>
+              {KINDS.map(([kind, text]) => (
+                <label key={kind} className="event-choice small">
+                  <input
+                    type="checkbox"
+                    name="events"
+                    value={kind}
+                    defaultChecked={data ? data.events.includes(kind) : true}
+                  />
+                  <code>{kind}</code>
+                  <span className="muted">{text}</span>
+                </label>
+              ))}
+            </fieldset>
+            <div className="row">
+              <button type="submit" className="button primary" disabled={save.isPending}>
+                Save webhook
+              </button>
               <button
                 type="button"
-                className="button quiet danger"
-                onClick={() => save.mutate({ webhook_url: null })}
+                className="button"
+                disabled={!data || test.isPending}
+                onClick={() => test.mutate()}
               >
-                Turn off
+                Send test
               </button>
-            ) : null}
-            <span role="status" className="muted small">
-              {save.isSuccess
-                ? 'Saved.'
-                : test.isSuccess
-                  ? 'Test ping queued; see the log below.'
-                  : ''}
-            </span>
-          </div>
-        </form>
-      )}
-      {failure ? (
-        <p className="form-error" role="alert">
-          {failure instanceof ApiFailure
-            ? (Object.values(failure.body?.errors ?? {}).flat()[0] ?? failure.message)
-            : 'The server could not be reached.'}
-        </p>
-      ) : null}
+              {data ? (
+                <button
+                  type="button"
+                  className="button quiet danger"
+                  onClick={() => save.mutate({ webhook_url: null })}
+                >
+                  Turn off
+                </button>
+              ) : null}
+              <span role="status" className="muted small">
+                {save.isSuccess
+                  ? 'Saved.'
+                  : test.isSuccess
+                    ? 'Test ping queued; see the log below.'
+                    : ''}
+              </span>
+            </div>
+          </form>
+        )}
+      </Loaded>
+      <ChangeFailed error={failure} fieldFirst />
       <div className="subsection">
         <div className="row">
           <h3 style={{ margin: 0 }}>Deliveries</h3>
@@ -175,31 +127,29 @@ export function Webhooks() {
             </select>
           </label>
         </div>
-        {deliveries.isPending ? (
-          <Loading what="deliveries" />
-        ) : deliveries.isError ? (
-          <ErrorState what="deliveries" error={deliveries.error} />
-        ) : (
-          <DeliveryLog
-            label="Webhook deliveries"
-            deliveries={deliveries.data.map((d) => ({ ...d, what: d.event }))}
-            action={(d) =>
-              d.status === 'pending' ? null : (
-                <button
-                  type="button"
-                  className="button small"
-                  onClick={() => redeliver.mutate(d.uuid)}
-                >
-                  Redeliver
-                  <span className="visually-hidden">
-                    {' '}
-                    {d.what} of {d.created_at}
-                  </span>
-                </button>
-              )
-            }
-          />
-        )}
+        <Loaded query={deliveries} what="deliveries">
+          {(data) => (
+            <DeliveryLog
+              label="Webhook deliveries"
+              deliveries={data.map((d) => ({ ...d, what: d.event }))}
+              action={(d) =>
+                d.status === 'pending' ? null : (
+                  <button
+                    type="button"
+                    className="button small"
+                    onClick={() => redeliver.mutate(d.uuid)}
+                  >
+                    Redeliver
+                    <span className="visually-hidden">
+                      {' '}
+                      {d.what} of {d.created_at}
+                    </span>
+                  </button>
+                )
+              }
+            />
+          )}
+        </Loaded>
       </div>
     </section>
   );

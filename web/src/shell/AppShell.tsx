@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useParams, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { ApiFailure, api, onSignedOut } from '../api/client';
-import { useMe, useWorkspaces } from '../api/queries';
+import { ApiFailure, onSignedOut } from '../api/client';
+import { signOut, useMe, useWorkspaces } from '../api/queries';
 import { ErrorState, Loading } from '../ui/states';
 import { rememberWorkspace } from './HomeRedirect';
 import { Logo } from './Logo';
@@ -120,7 +120,7 @@ function SignOutButton() {
       type="button"
       className="button quiet"
       onClick={async () => {
-        await api.POST('/auth/sign-out');
+        await signOut();
         queryClient.clear();
         await navigate({ to: '/sign-in', search: { next: undefined } });
       }}

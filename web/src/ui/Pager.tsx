@@ -1,19 +1,23 @@
 import { count } from './format';
 
-/** Previous / next paging for the API's page envelopes (contract §3); `noun` in the singular. */
+/**
+ * Previous / next paging for the API's page envelopes (contract §3), the one page navigation
+ * of the dashboard: `total` items in pages of `size`; `noun` in the singular.
+ */
 export function Pager({
   page,
-  lastPage,
+  size,
   total,
   noun,
   onPage,
 }: {
   page: number;
-  lastPage: number;
+  size: number;
   total: number;
   noun: string;
   onPage: (page: number) => void;
 }) {
+  const lastPage = Math.max(1, Math.ceil(total / size));
   return (
     <nav className="pager" aria-label={`Pages of ${noun}s`}>
       <button

@@ -10,6 +10,11 @@ export function pageNumber(value: unknown): number | undefined {
   return Number.isInteger(page) && page > 1 ? page : undefined;
 }
 
+/** A page number as the URL keeps it: page 1 is the URL without one. */
+export function pageParam(page: number): number | undefined {
+  return page > 1 ? page : undefined;
+}
+
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const day = (value: unknown) => (typeof value === 'string' && DAY.test(value) ? value : undefined);
 

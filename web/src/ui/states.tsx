@@ -1,3 +1,4 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ApiFailure } from '../api/client';
 
@@ -37,6 +38,57 @@ export function ErrorState({
         </button>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * What a query answered, once it has: until then that `what` is loading, or that it could not
+ * be loaded (with Try again when `retry`).
+ */
+export function Loaded<T>({
+  query,
+  what,
+  retry = false,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  what: string;
+  retry?: boolean;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <Loading what={what} />;
+  if (query.isError) {
+    return (
+      <ErrorState
+        what={what}
+        error={query.error}
+        retry={retry ? () => void query.refetch() : undefined}
+      />
+    );
+  }
+  return children(query.data);
+}
+
+/**
+ * Why a change failed, as an alert: the server's message (with `fieldFirst`, its first message
+ * about a field when it has one), or that the server could not be reached. Nothing without one.
+ */
+export function ChangeFailed({
+  error,
+  fieldFirst = false,
+}: {
+  error: Error | null;
+  fieldFirst?: boolean;
+}) {
+  if (!error) return null;
+  return (
+    <p className="form-error" role="alert">
+      {error instanceof ApiFailure
+        ? fieldFirst
+          ? error.firstMessage()
+          : error.message
+        : 'The server could not be reached.'}
+    </p>
   );
 }
 

@@ -1,45 +1,23 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { ApiFailure, api, unwrap } from '../api/client';
-import { keys, useMe, useWorkspaces } from '../api/queries';
+import { ApiFailure } from '../api/client';
+import { useMe, useWorkspaces } from '../api/queries';
 import { AuthLayout } from '../auth/AuthLayout';
 import { FieldError } from '../auth/fields';
 import { CopyButton } from '../ui/CopyButton';
 import { ErrorState } from '../ui/states';
-
-interface Created {
-  uuid: string;
-  name: string;
-  tracking_script_snippet: string;
-}
+import { type CreatedWorkspace, useCreateWorkspace, useLoadDemo } from './queries';
 
 /** An account's first step: a workspace for its site (snippet out), or demo data to look at. */
 export function WelcomePage() {
   const me = useMe();
   const workspaces = useWorkspaces();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [created, setCreated] = useState<Created>();
-
-  const create = useMutation({
-    mutationFn: async (url: string) =>
-      (await unwrap(api.POST('/v1/workspaces', { body: { url } }))).data,
-    onSuccess: async (workspace) => {
-      await queryClient.invalidateQueries({ queryKey: keys.workspaces });
-      const full = await unwrap(
-        api.GET('/v1/workspaces/{uuid}', { params: { path: { uuid: workspace.uuid } } }),
-      );
-      setCreated(full.data);
-    },
-  });
-  const demo = useMutation({
-    mutationFn: async () => (await unwrap(api.POST('/v1/workspaces/demo'))).data,
-    onSuccess: async (workspace) => {
-      await queryClient.invalidateQueries({ queryKey: keys.workspaces });
-      await navigate({ to: '/w/$workspace', params: { workspace: workspace.uuid } });
-    },
-  });
+  const [created, setCreated] = useState<CreatedWorkspace>();
+  const create = useCreateWorkspace(setCreated);
+  const demo = useLoadDemo((workspace) =>
+    navigate({ to: '/w/$workspace', params: { workspace: workspace.uuid } }),
+  );
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
