@@ -12,7 +12,7 @@ import { workspaceDomains } from '../enrich/site-store.js';
 import { configuredDns } from '../http/outbound/dns.js';
 import { isUuid } from '../http/validation.js';
 import { registrableDomain } from '../identify/companies.js';
-import { queueDomainForSegments } from '../segments/membership.js';
+import { queueDomainForSegments } from '../outbox/segment-queue.js';
 import { workspaceExists } from '../workspaces/store.js';
 
 export interface EnrichOptions {

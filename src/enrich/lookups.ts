@@ -1,6 +1,5 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { OrganisationHint } from '../identify/ip-ranges.js';
-import type { WaitingVisitor } from './attribute.js';
 import {
   type Autnum,
   addressNumber,
@@ -10,6 +9,12 @@ import {
 } from './cache.js';
 import { DeadlinePassed, HostGate, RateLimited, withDeadline } from './host-gate.js';
 import type { Signal } from './signals.js';
+
+/** A visitor whose visit waited for a lookup. */
+export interface WaitingVisitor {
+  workspaceId: string;
+  visitorId: string;
+}
 
 /** What a visit may wait for: its PTR, its network's registration, its AS's registration. */
 export type Need = 'registration' | 'reverse_dns' | 'autnum';

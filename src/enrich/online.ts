@@ -8,9 +8,8 @@ import {
 } from '../identify/network-owner.js';
 import { LATER, type Resolver, type VisitClues } from '../identify/resolver.js';
 import { decide } from './agree.js';
-import type { WaitingVisitor } from './attribute.js';
 import type { LookupCaches } from './cache.js';
-import type { LookupQueue, Need } from './lookups.js';
+import type { LookupQueue, Need, WaitingVisitor } from './lookups.js';
 import type { Signal } from './signals.js';
 
 // The collector's side of the online signals (contract §16): it reads the memory caches

@@ -5,7 +5,7 @@ import { getDomain } from 'tldts';
 import { PREPARED, preparedRows } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import { isEmailAddress } from '../http/email-address.js';
-import { queueForSegments } from '../segments/membership.js';
+import { queueForSegments } from '../outbox/segment-queue.js';
 import type { OrganisationHint } from './ip-ranges.js';
 import type { Resolver } from './resolver.js';
 

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { parse } from 'csv-parse';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { markSegmentsStale } from '../segments/membership.js';
+import { markSegmentsStale } from '../outbox/segment-queue.js';
 import { type CompanyRow, companyRow, upsertCompanies } from './companies.js';
 import type { ImportSummary } from './import-ip-ranges.js';
 

@@ -4,7 +4,7 @@ import { PREPARED } from '../db/prepared.js';
 import type { Database, SessionTable } from '../db/schema.js';
 import { inTransaction, type Transaction } from '../db/transaction.js';
 import type { DomainEvent, Interest } from '../outbox/events.js';
-import { queueForSegments } from '../segments/membership.js';
+import { queueForSegments } from '../outbox/segment-queue.js';
 import { type SessionState, sessionize, type VisitEvent } from './sessionizer.js';
 
 type Connection = Kysely<Database>;

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { queueForSegments } from '../segments/membership.js';
+import { queueForSegments } from '../outbox/segment-queue.js';
 
 /** What the network owner now says of an organisation's network. */
 export interface NetworkVerdict {

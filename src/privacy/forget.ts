@@ -3,7 +3,7 @@ import { likeContaining } from '../db/like.js';
 import type { Database } from '../db/schema.js';
 import { isEmailAddress } from '../http/email-address.js';
 import { forgetDeliveries } from '../outbox/deliveries.js';
-import { markSegmentsStale } from '../segments/membership.js';
+import { markSegmentsStale } from '../outbox/segment-queue.js';
 
 /** Who to forget: everything known under this email address, or this visitor id. */
 export type Person = { email: string } | { visitorId: string };

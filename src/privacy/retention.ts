@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { deliveryTables, sessionDeliveriesGone } from '../outbox/deliveries.js';
-import { markSegmentsStale } from '../segments/membership.js';
+import { markSegmentsStale } from '../outbox/segment-queue.js';
 
 const DAY_MS = 86_400_000;
 const JOB = 'retention';

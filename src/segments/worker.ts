@@ -3,11 +3,11 @@ import { listCustomFields } from '../custom-fields/store.js';
 import { isDatabaseUnreachable } from '../db/failures.js';
 import { inSavepoint } from '../db/savepoint.js';
 import type { Database } from '../db/schema.js';
+import { markSegmentsStale } from '../outbox/segment-queue.js';
 import { checkFilters } from './filters.js';
 import {
   failureReason,
   markFailed,
-  markSegmentsStale,
   refreshOrganisations,
   refreshSegment,
   rethrowIfTransient,

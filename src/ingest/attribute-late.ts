@@ -1,16 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
+import type { WaitingVisitor } from '../enrich/lookups.js';
 import type { OrganisationHint } from '../identify/ip-ranges.js';
 import { ensureOrganisations, organisationKey } from '../organisations/store.js';
 import { type DomainEvent, eventValues, recordEvents } from '../outbox/events.js';
-import { queueForSegments } from '../segments/membership.js';
-
-/** A visitor whose visit waited for a lookup. */
-export interface WaitingVisitor {
-  workspaceId: string;
-  visitorId: string;
-}
+import { queueForSegments } from '../outbox/segment-queue.js';
 
 export interface AttributionDeps {
   db: Kysely<Database>;
