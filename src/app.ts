@@ -49,7 +49,7 @@ import { spotterRoutes } from './spotter/routes.js';
 import { statsRoutes } from './stats/routes.js';
 import { trackerRoutes } from './tracker/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
-import { installationRoutes } from './workspaces/installation.js';
+import { installationRoutes } from './workspaces/installation-routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { PrivacySettings, TrackerFeatures, Workspace } from './workspaces/schemas.js';
 
