@@ -40,9 +40,11 @@ import { notificationRoutes } from './notifications/routes.js';
 import { unsubscribeRoutes } from './notifications/unsubscribe.js';
 import { organisationRoutes } from './organisations/routes.js';
 import { Organisation } from './organisations/schemas.js';
+import { organisationExists } from './organisations/store.js';
 import { FiltersSchema } from './segments/filters.js';
 import { markSegmentsStale, refreshOrganisations } from './segments/membership.js';
 import { Segment, SegmentWithFilters, segmentRoutes } from './segments/routes.js';
+import { segmentExists } from './segments/store.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { Session, SessionEvent } from './sessions/schemas.js';
 import { spotterRoutes } from './spotter/routes.js';
@@ -228,13 +230,15 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
       valuesChanged: refreshOrganisations,
     });
     segmentRoutes(api, deps);
-    sessionRoutes(api, deps);
+    // organisations/ and segments/ reach sessions/ and notifications/ through their imports, so
+    // these two are given the checks of the segments and organisations a request names.
+    sessionRoutes(api, deps, { segmentExists, organisationExists });
     statsRoutes(api, deps);
     organisationRoutes(api, deps);
     contactRoutes(api, deps);
     exportRoutes(api, deps);
     webhookRoutes(api, deps);
-    notificationRoutes(api, deps);
+    notificationRoutes(api, deps, { segmentExists });
   });
 
   return app;

@@ -4,10 +4,9 @@ import type { Api, AppDeps } from '../http/api.js';
 import { fieldError, notFound } from '../http/errors.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, Message, WorkspaceParams, Wrapped } from '../http/schemas.js';
-import { isUuid } from '../http/validation.js';
 import { FiltersInput, requireFilters } from '../segments/filters.js';
+import { segmentExists } from '../segments/store.js';
 import { dateRange } from '../sessions/dates.js';
-import { organisationExists, segmentExists } from '../sessions/query.js';
 import { requireWorkspace } from '../workspaces/access.js';
 import {
   AdHocQuery,
@@ -17,6 +16,7 @@ import {
 } from './list.js';
 import { loadOrganisations } from './read.js';
 import { Organisation, OrganisationParams } from './schemas.js';
+import { organisationExists } from './store.js';
 import { attachTag, detachTag } from './tags.js';
 
 const tags = ['Organisations'];
@@ -90,11 +90,11 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
       const query = request.query;
       checkPageWindow(query);
       const range = dateRange(query, false);
-      if (query.segmentUuid !== undefined) {
-        const known =
-          isUuid(query.segmentUuid) &&
-          (await segmentExists(deps.db, workspace.id, query.segmentUuid));
-        if (!known) throw notFound('Segment not found.');
+      if (
+        query.segmentUuid !== undefined &&
+        !(await segmentExists(deps.db, workspace.id, query.segmentUuid))
+      ) {
+        throw notFound('Segment not found.');
       }
       return organisationPage(request, query, {
         workspaceId: workspace.id,
