@@ -2,7 +2,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { loadKeys } from '../http/keys.js';
 import { parseDuration, Tokens } from '../http/tokens.js';
 import { type Settings, withDatabase } from './database.js';
-import { userOrFail } from './users.js';
+import { withUser } from './users.js';
 
 function durationOption(value: string): number {
   try {
@@ -26,8 +26,7 @@ export function tokenCommands(program: Command, config: Settings): void {
       durationOption,
     )
     .action((options: { email: string; name: string; expiresIn?: number }) =>
-      withDatabase(config(), async (database) => {
-        const user = await userOrFail(database, options.email);
+      withUser(config(), options.email, async (database, user) => {
         const keys = await loadKeys(config());
         const expiresAt = options.expiresIn ? new Date(Date.now() + options.expiresIn) : null;
         const issued = await new Tokens(database.db, keys.tokenSigning).issue(
@@ -56,8 +55,7 @@ export function tokenCommands(program: Command, config: Settings): void {
     .description("list a user's tokens (ids, names, expiry, revocation)")
     .requiredOption('--email <email>', 'the user')
     .action((options: { email: string }) =>
-      withDatabase(config(), async (database) => {
-        const user = await userOrFail(database, options.email);
+      withUser(config(), options.email, async (database, user) => {
         const keys = await loadKeys(config());
         const rows = await new Tokens(database.db, keys.tokenSigning).list(user.id);
         console.log(JSON.stringify(rows, null, 2));

@@ -1,20 +1,29 @@
 import type { Command } from 'commander';
 import { createLink, dropSetupLinks } from '../auth/links.js';
 import { passwordProblem } from '../auth/passwords.js';
-import { createUser, findUserByEmail, setPassword } from '../auth/users.js';
-import { publicOrigin } from '../config.js';
+import { createUser, findUserByEmail, setPassword, type User } from '../auth/users.js';
+import { type Config, publicOrigin } from '../config.js';
 import type { Db } from '../db/connect.js';
 import { type Settings, withDatabase } from './database.js';
 
-/** The user with this e-mail address, or an error that says how to make one. */
-export async function userOrFail(database: Db, email: string) {
-  const user = await findUserByEmail(database.db, email);
-  if (!user) {
-    throw new Error(
-      `No user with the email ${email}; create one with: npx --no footfall users create --email ${email}`,
-    );
-  }
-  return user;
+/**
+ * Runs `work` against the server's database for the user with this e-mail address, or
+ * fails with a message that says how to make one.
+ */
+export function withUser<T>(
+  config: Config,
+  email: string,
+  work: (database: Db, user: User) => Promise<T>,
+): Promise<T> {
+  return withDatabase(config, async (database) => {
+    const user = await findUserByEmail(database.db, email);
+    if (!user) {
+      throw new Error(
+        `No user with the email ${email}; create one with: npx --no footfall users create --email ${email}`,
+      );
+    }
+    return work(database, user);
+  });
 }
 
 /** A password piped in (`--password-stdin`): all of stdin without its final line break. */
@@ -59,8 +68,7 @@ export function userCommands(program: Command, config: Settings): void {
     .description("set a user's password from stdin; their browser sessions and API tokens end")
     .requiredOption('--email <email>', 'the user')
     .action((options: { email: string }) =>
-      withDatabase(config(), async (database) => {
-        const user = await userOrFail(database, options.email);
+      withUser(config(), options.email, async (database, user) => {
         await setPassword(database.db, user.id, await passwordFromStdin());
         console.log('password set');
       }),
@@ -72,8 +80,7 @@ export function userCommands(program: Command, config: Settings): void {
     )
     .requiredOption('--email <email>', 'the user')
     .action((options: { email: string }) =>
-      withDatabase(config(), async (database) => {
-        const user = await userOrFail(database, options.email);
+      withUser(config(), options.email, async (database, user) => {
         const secret = await createLink(database.db, 'reset', user.id);
         console.log(`${publicOrigin(config())}/reset/${secret}`);
       }),

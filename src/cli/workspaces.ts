@@ -3,8 +3,8 @@ import { publicOrigin } from '../config.js';
 import { presentWorkspace } from '../workspaces/present.js';
 import { defaultWorkspaceName, parseSiteUrl } from '../workspaces/site-url.js';
 import { createWorkspace } from '../workspaces/store.js';
-import { type Settings, withDatabase } from './database.js';
-import { userOrFail } from './users.js';
+import type { Settings } from './database.js';
+import { withUser } from './users.js';
 
 /** `footfall workspaces …`: workspaces (tracked websites). */
 export function workspaceCommands(program: Command, config: Settings): void {
@@ -16,9 +16,8 @@ export function workspaceCommands(program: Command, config: Settings): void {
     .requiredOption('--url <url>', 'the tracked site, e.g. https://example.com')
     .option('--name <name>', 'display name (default: the site’s host)')
     .action((options: { email: string; url: string; name?: string }) =>
-      withDatabase(config(), async (database) => {
+      withUser(config(), options.email, async (database, user) => {
         const settings = config();
-        const user = await userOrFail(database, options.email);
         const url = parseSiteUrl(options.url);
         const row = await createWorkspace(database.db, user.id, {
           url,
