@@ -1,13 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Api, AppDeps } from '../http/api.js';
-import { fieldError, notFound } from '../http/errors.js';
+import { notFound } from '../http/errors.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, Message, WorkspaceParams, Wrapped } from '../http/schemas.js';
 import { FiltersInput, requireFilters } from '../segments/filters.js';
 import { segmentExists } from '../segments/store.js';
 import { dateRange } from '../sessions/dates.js';
 import { requireWorkspace } from '../workspaces/access.js';
+import { TagBody } from '../workspaces/schemas.js';
+import { parseTagName } from '../workspaces/tag-name.js';
 import {
   AdHocQuery,
   adHocFilters,
@@ -21,7 +23,6 @@ import { attachTag, detachTag } from './tags.js';
 
 const tags = ['Organisations'];
 const OrganisationRef = Type.Ref(Organisation);
-const TagBody = Type.Object({ tag_name: Type.String({ minLength: 1, maxLength: 255 }) });
 
 export function organisationRoutes(app: Api, deps: AppDeps): void {
   /** The caller's workspace and one of its organisations, or 404. */
@@ -47,11 +48,6 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
     });
     const data = await loadOrganisations(deps.db, filters.workspaceId, ids);
     return paginate(request, deps.config.publicUrl, query, total, data);
-  };
-  const tagName = (raw: string) => {
-    const name = raw.trim();
-    if (!name) throw fieldError('tag_name', 'The tag name field must not be empty.');
-    return name;
   };
 
   app.get(
@@ -165,7 +161,7 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
     },
     async (request) => {
       const { workspaceId, organisationId } = await requireOrganisation(request, request.params);
-      await attachTag(deps.db, workspaceId, organisationId, tagName(request.body.tag_name));
+      await attachTag(deps.db, workspaceId, organisationId, parseTagName(request.body.tag_name));
       return { success: true, message: 'Tag added.' };
     },
   );
@@ -184,7 +180,12 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
     async (request) => {
       const { workspaceId, organisationId } = await requireOrganisation(request, request.params);
       if (
-        !(await detachTag(deps.db, workspaceId, organisationId, tagName(request.body.tag_name)))
+        !(await detachTag(
+          deps.db,
+          workspaceId,
+          organisationId,
+          parseTagName(request.body.tag_name),
+        ))
       ) {
         throw notFound('The organisation does not carry that tag.');
       }

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Api, AppDeps } from '../http/api.js';
 import { userOf } from '../http/auth.js';
-import { fieldError } from '../http/errors.js';
 import { baseUrl } from '../http/links.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, Message, UuidParams, WorkspaceParams, Wrapped } from '../http/schemas.js';
@@ -18,10 +18,18 @@ import {
   listWorkspaces,
   unlinkWorkspace,
   updateUsageLimit,
+  type WorkspaceRow,
 } from './store.js';
+import { parseTagName } from './tag-name.js';
 
 const tags = ['Workspaces'];
 const WorkspaceRef = Type.Ref(Workspace);
+
+/** A workspace as the API answers it: its snippet loads from PUBLIC_URL or the address reached. */
+const answer = (deps: AppDeps, request: FastifyRequest, row: WorkspaceRow) => ({
+  success: true,
+  data: presentWorkspace(row, baseUrl(request, deps.config.publicUrl)),
+});
 
 /**
  * Every route of a workspace and its settings, in the order the API reference lists them
@@ -79,10 +87,7 @@ function resourceRoutes(app: Api, deps: AppDeps): void {
         usageLimit: deps.config.defaultUsageLimit,
       });
       reply.status(201);
-      return {
-        success: true,
-        data: presentWorkspace(row, baseUrl(request, deps.config.publicUrl)),
-      };
+      return answer(deps, request, row);
     },
   );
 
@@ -98,10 +103,7 @@ function resourceRoutes(app: Api, deps: AppDeps): void {
     },
     async (request) => {
       const row = await requireWorkspace(deps, request, request.params.uuid);
-      return {
-        success: true,
-        data: presentWorkspace(row, baseUrl(request, deps.config.publicUrl)),
-      };
+      return answer(deps, request, row);
     },
   );
 
@@ -122,10 +124,7 @@ function resourceRoutes(app: Api, deps: AppDeps): void {
         await updateUsageLimit(deps.db, row.id, request.body.usage_limit);
         row = await requireWorkspace(deps, request, row.id);
       }
-      return {
-        success: true,
-        data: presentWorkspace(row, baseUrl(request, deps.config.publicUrl)),
-      };
+      return answer(deps, request, row);
     },
   );
 
@@ -184,15 +183,10 @@ function tagRoutes(app: Api, deps: AppDeps): void {
     },
     async (request, reply) => {
       const row = await requireWorkspace(deps, request, request.params.workspaceUuid);
-      const name = request.body.tag_name.trim();
-      if (name.length === 0) throw fieldError('tag_name', 'The tag name field must not be empty.');
-      const created = await addAvailableTag(deps.db, row.id, name);
+      const created = await addAvailableTag(deps.db, row.id, parseTagName(request.body.tag_name));
       reply.status(created ? 201 : 200);
       const updated = await requireWorkspace(deps, request, row.id);
-      return {
-        success: true,
-        data: presentWorkspace(updated, baseUrl(request, deps.config.publicUrl)),
-      };
+      return answer(deps, request, updated);
     },
   );
 }
