@@ -40,11 +40,13 @@ import { notificationRoutes } from './notifications/routes.js';
 import { unsubscribeRoutes } from './notifications/unsubscribe.js';
 import { organisationRoutes } from './organisations/routes.js';
 import { Organisation } from './organisations/schemas.js';
+import { organisationExists } from './organisations/store.js';
 import { interestOf } from './outbox/events.js';
 import { markSegmentsStale } from './outbox/segment-queue.js';
 import { FiltersSchema } from './segments/filters.js';
 import { refreshOrganisations } from './segments/membership.js';
 import { Segment, SegmentWithFilters, segmentRoutes } from './segments/routes.js';
+import { segmentExists } from './segments/store.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { Session, SessionEvent } from './sessions/schemas.js';
 import { spotterRoutes } from './spotter/routes.js';
@@ -52,7 +54,7 @@ import { statsRoutes } from './stats/routes.js';
 import { SUBSCRIBERS } from './subscribers.js';
 import { trackerRoutes } from './tracker/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
-import { installationRoutes } from './workspaces/installation.js';
+import { installationRoutes } from './workspaces/installation-routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { PrivacySettings, TrackerFeatures, Workspace } from './workspaces/schemas.js';
 
@@ -238,13 +240,15 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
       valuesChanged: refreshOrganisations,
     });
     segmentRoutes(api, deps);
-    sessionRoutes(api, deps);
+    // organisations/ and segments/ reach sessions/ and notifications/ through their imports, so
+    // these two are given the checks of the segments and organisations a request names.
+    sessionRoutes(api, deps, { segmentExists, organisationExists });
     statsRoutes(api, deps);
     organisationRoutes(api, deps);
     contactRoutes(api, deps);
     exportRoutes(api, deps);
     webhookRoutes(api, deps);
-    notificationRoutes(api, deps);
+    notificationRoutes(api, deps, { segmentExists });
   });
 
   return app;

@@ -7,9 +7,9 @@ import type { Role } from '../db/schema.js';
 import { spend } from '../http/allowances.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { userOf } from '../http/auth.js';
-import { serverOrigin } from '../http/client-address.js';
 import { isEmailAddress } from '../http/email-address.js';
 import { fieldError, HttpError, notFound, unauthorized } from '../http/errors.js';
+import { baseUrl } from '../http/links.js';
 import { mailBudget } from '../http/mail-budget.js';
 import { errorResponses, WorkspaceParams } from '../http/schemas.js';
 import type { Mailer } from '../mail/transport.js';
@@ -39,9 +39,6 @@ const presentMember = (m: { id: string; name: string; email: string; role: Role 
 
 /** `GET /v1/me`, a workspace's members and invites (contract §12). */
 export function accountRoutes(app: Api, deps: AppDeps, mailer: Mailer | null): void {
-  const origin = (request: FastifyRequest) =>
-    deps.config.publicUrl ?? serverOrigin(request.raw.socket);
-
   app.get(
     '/v1/me',
     {
@@ -132,7 +129,7 @@ export function accountRoutes(app: Api, deps: AppDeps, mailer: Mailer | null): v
         role: request.body.role ?? 'member',
         invitedBy: userOf(request),
       });
-      const link = `${origin(request)}/invite/${secret}`;
+      const link = `${baseUrl(request, deps.config.publicUrl)}/invite/${secret}`;
       let message = `Share this invite link with ${email}.`;
       if (mailer) {
         try {

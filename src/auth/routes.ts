@@ -2,9 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Api, AppDeps } from '../http/api.js';
-import { clientNetwork, serverOrigin } from '../http/client-address.js';
+import { clientNetwork } from '../http/client-address.js';
 import { EMAIL_PROBLEM, isEmailAddress } from '../http/email-address.js';
 import { fieldError, HttpError, notFound, unauthorized } from '../http/errors.js';
+import { baseUrl } from '../http/links.js';
 import { errorResponses, Message } from '../http/schemas.js';
 import type { Mailer } from '../mail/transport.js';
 import { cookieSession } from './authenticate.js';
@@ -296,7 +297,7 @@ export function authRoutes(app: Api, deps: AppDeps, mailer: Mailer | null): void
       const user = await findUserByEmail(deps.db, email);
       if (user) {
         const secret = await createLink(deps.db, 'reset', user.id);
-        const link = `${deps.config.publicUrl ?? serverOrigin(request.raw.socket)}/reset/${secret}`;
+        const link = `${baseUrl(request, deps.config.publicUrl)}/reset/${secret}`;
         // Not awaited: an answer that waited for the mail server would tell, by its time,
         // which addresses have an account.
         mailer.send(resetMail({ to: user.email, link, hours: RESET_HOURS })).catch((error) => {

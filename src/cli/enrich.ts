@@ -1,4 +1,5 @@
 import { Presets, SingleBar } from 'cli-progress';
+import type { Command } from 'commander';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
@@ -14,14 +15,15 @@ import { isUuid } from '../http/validation.js';
 import { registrableDomain } from '../identify/companies.js';
 import { queueDomainForSegments } from '../outbox/segment-queue.js';
 import { workspaceExists } from '../workspaces/store.js';
+import { type Settings, withDatabase } from './database.js';
 
-export interface EnrichOptions {
+interface EnrichOptions {
   workspace?: string;
   domain?: string;
 }
 
 /** The options' mistakes, found before the database is opened; null when there are none. */
-export function enrichProblem(config: Config, options: EnrichOptions): string | null {
+function enrichProblem(config: Config, options: EnrichOptions): string | null {
   if (!config.onlineLookups) {
     return 'ONLINE_LOOKUPS is off, so no company homepage is read. Set ONLINE_LOOKUPS=on to enrich.';
   }
@@ -43,11 +45,7 @@ export function enrichProblem(config: Config, options: EnrichOptions): string | 
  * every due domain. Prints one JSON object per domain as each read ends (JSON Lines) and
  * shows progress on stderr when there are several. A site that fails is data, not an error.
  */
-export async function enrich(
-  db: Kysely<Database>,
-  config: Config,
-  options: EnrichOptions,
-): Promise<void> {
+async function enrich(db: Kysely<Database>, config: Config, options: EnrichOptions): Promise<void> {
   const deps: SiteReaderDeps = {
     db,
     allowPrivate: config.allowPrivateWebhooks,
@@ -91,4 +89,20 @@ export async function enrich(
     await readDueSitesNow(deps, started, done);
   }
   if (shown) bar.stop();
+}
+
+/** `footfall enrich`. */
+export function enrichCommand(program: Command, config: Settings): void {
+  program
+    .command('enrich')
+    .description(
+      'read company homepages now, due or not, for their profiles (name, logo, description, profiles, address, …); prints one JSON object per domain',
+    )
+    .option('--workspace <uuid>', 'the organisations of this workspace without a directory entry')
+    .option('--domain <domain>', 'this domain only')
+    .action((options: EnrichOptions) => {
+      const problem = enrichProblem(config(), options);
+      if (problem) throw new Error(problem);
+      return withDatabase(config(), (database) => enrich(database.db, config(), options));
+    });
 }

@@ -3,7 +3,7 @@ import { spend } from '../http/allowances.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { userOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
-import { baseUrl } from '../http/pagination.js';
+import { baseUrl } from '../http/links.js';
 import { errorResponses, Wrapped } from '../http/schemas.js';
 import { presentWorkspace } from '../workspaces/present.js';
 import { Workspace } from '../workspaces/schemas.js';
@@ -18,7 +18,6 @@ const DEMO_PER_DAY = 5;
 
 /** POST /v1/workspaces/demo: a workspace of the caller's own, filled with demo data. */
 export function demoRoutes(app: Api, deps: AppDeps): void {
-  const base = (request: Parameters<typeof baseUrl>[0]) => baseUrl(request, deps.config.publicUrl);
   const WorkspaceRef = Type.Ref(Workspace);
 
   app.post(
@@ -53,7 +52,10 @@ export function demoRoutes(app: Api, deps: AppDeps): void {
       const row = await findWorkspace(deps.db, userId, demo.workspaceId);
       if (!row) throw notFound('Workspace not found.');
       reply.status(201);
-      return { success: true, data: presentWorkspace(row, base(request)) };
+      return {
+        success: true,
+        data: presentWorkspace(row, baseUrl(request, deps.config.publicUrl)),
+      };
     },
   );
 }

@@ -4,12 +4,11 @@ import type { FastifyReply } from 'fastify';
 import { publicOrigin } from '../config.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { notFound } from '../http/errors.js';
+import { dashboardLink } from '../http/links.js';
 import { errorResponses, WorkspaceParams } from '../http/schemas.js';
-import { isUuid } from '../http/validation.js';
-import { dashboardLink } from '../notifications/render.js';
 import { AdHocQuery, adHocFilters } from '../organisations/list.js';
+import { segmentExists } from '../segments/store.js';
 import { dateRange } from '../sessions/dates.js';
-import { segmentExists } from '../sessions/query.js';
 import { requireWorkspace } from '../workspaces/access.js';
 import type { WorkspaceRow } from '../workspaces/store.js';
 import { BOM, type Cell, csvRow } from './csv.js';
@@ -27,7 +26,7 @@ export function exportRoutes(app: Api, deps: AppDeps): void {
   const base = publicOrigin(deps.config);
   const segment = async (workspaceId: string, uuid: string | undefined) => {
     if (uuid === undefined) return undefined;
-    if (!(isUuid(uuid) && (await segmentExists(deps.db, workspaceId, uuid)))) {
+    if (!(await segmentExists(deps.db, workspaceId, uuid))) {
       throw notFound('Segment not found.');
     }
     return uuid;

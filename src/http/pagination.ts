@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { serverOrigin } from './client-address.js';
 import { fieldError } from './errors.js';
+import { baseUrl } from './links.js';
 
 export const MAX_ROWS = 25_000;
 
@@ -56,14 +56,6 @@ export function checkPageWindow({ page, size }: PageQuery): void {
       `Page × size may not exceed ${MAX_ROWS.toLocaleString('en')} rows; narrow the date range instead of paging deeper.`,
     );
   }
-}
-
-/**
- * The absolute base of our URLs: PUBLIC_URL, or else the address and port the connection
- * came in on. Never the Host header, which any client (or a cache in front) could set.
- */
-export function baseUrl(request: FastifyRequest, publicUrl: string | null): string {
-  return publicUrl ?? serverOrigin(request.raw.socket);
 }
 
 export function paginate<T>(

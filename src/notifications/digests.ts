@@ -2,9 +2,9 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { isDatabaseUnreachable, sqlState } from '../db/failures.js';
 import type { Database } from '../db/schema.js';
 import { profileCountry, profileJoins, profileName } from '../enrich/profile-sql.js';
+import { dashboardLink } from '../http/links.js';
 import { type DigestKind, type DigestPeriod, latestPeriod } from './digest-period.js';
 import { alertValues, enqueueNotifications } from './outbox.js';
-import { dashboardLink } from './render.js';
 
 /** Organisations listed in a digest; the rest are counted ("and N more"). */
 export const DIGEST_LIMIT = 50;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { dashboardLink } from '../http/links.js';
 import { loadOrganisations } from '../organisations/read.js';
 import { presentSession } from '../sessions/present.js';
 import { loadSessions } from '../sessions/query.js';
@@ -30,15 +31,6 @@ const SAMPLE_ORGANISATION = {
   website: 'https://example.com',
   industry: 'Software',
 };
-
-/**
- * The dashboard's page of an organisation, `<PUBLIC_URL>/w/<ws>/organisations/<uuid>`, or
- * its Organisations list (docs/dashboard.md); `base` is PUBLIC_URL.
- */
-export function dashboardLink(base: string, workspaceId: string, organisationId?: string): string {
-  const list = `${base}/w/${workspaceId}/organisations`;
-  return organisationId ? `${list}/${organisationId}` : list;
-}
 
 /**
  * The alert of a delivery as its first attempt sees the data; stored, and sent unchanged

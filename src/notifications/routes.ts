@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import { type Allowance, spend } from '../http/allowances.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { userOf } from '../http/auth.js';
@@ -28,7 +30,6 @@ import {
   listRules,
   type RuleRow,
   ruleDeliveries,
-  segmentExists,
   updateRule,
 } from './store.js';
 
@@ -48,7 +49,15 @@ const testSends = (workspaceId: string): Allowance => ({
 const RULES = '/v1/workspaces/:workspaceUuid/notifications';
 const RULE = `${RULES}/:ruleUuid`;
 
-export function notificationRoutes(app: Api, deps: AppDeps): void {
+/**
+ * Whether a rule's segment is the workspace's, given by app.ts: segments/ tells
+ * notifications/ who entered a segment, so notifications/ does not import it back.
+ */
+export interface NotificationRuleChecks {
+  segmentExists(db: Kysely<Database>, workspaceId: string, segmentId: string): Promise<boolean>;
+}
+
+export function notificationRoutes(app: Api, deps: AppDeps, checks: NotificationRuleChecks): void {
   const present = (row: RuleRow) =>
     presentRule(
       row,
@@ -70,7 +79,7 @@ export function notificationRoutes(app: Api, deps: AppDeps): void {
     return { workspaceId: workspace.id, rule };
   };
   const checkSegment = async (workspaceId: string, segmentId: string | null) => {
-    if (segmentId && !(await segmentExists(deps.db, workspaceId, segmentId))) {
+    if (segmentId && !(await checks.segmentExists(deps.db, workspaceId, segmentId))) {
       throw unprocessable({
         'filter.segment_uuid': ['No segment of this workspace has this uuid.'],
       });

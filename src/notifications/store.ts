@@ -72,20 +72,6 @@ export async function deleteRule(
   return result.numDeletedRows > 0n;
 }
 
-export async function segmentExists(
-  db: Kysely<Database>,
-  workspaceId: string,
-  segmentId: string,
-): Promise<boolean> {
-  const row = await db
-    .selectFrom('segments')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', segmentId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Whether the workspace has an enabled rule triggered by what the collector writes. */
 export async function alertsWanted(db: Kysely<Database>, workspaceId: string): Promise<boolean> {
   const row = await db

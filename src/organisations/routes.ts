@@ -1,14 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Api, AppDeps } from '../http/api.js';
-import { fieldError, notFound } from '../http/errors.js';
+import { notFound } from '../http/errors.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, Message, WorkspaceParams, Wrapped } from '../http/schemas.js';
-import { isUuid } from '../http/validation.js';
 import { FiltersInput, requireFilters } from '../segments/filters.js';
+import { segmentExists } from '../segments/store.js';
 import { dateRange } from '../sessions/dates.js';
-import { organisationExists, segmentExists } from '../sessions/query.js';
 import { requireWorkspace } from '../workspaces/access.js';
+import { TagBody } from '../workspaces/schemas.js';
+import { parseTagName } from '../workspaces/tag-name.js';
 import {
   AdHocQuery,
   adHocFilters,
@@ -17,11 +18,11 @@ import {
 } from './list.js';
 import { loadOrganisations } from './read.js';
 import { Organisation, OrganisationParams } from './schemas.js';
+import { organisationExists } from './store.js';
 import { attachTag, detachTag } from './tags.js';
 
 const tags = ['Organisations'];
 const OrganisationRef = Type.Ref(Organisation);
-const TagBody = Type.Object({ tag_name: Type.String({ minLength: 1, maxLength: 255 }) });
 
 export function organisationRoutes(app: Api, deps: AppDeps): void {
   /** The caller's workspace and one of its organisations, or 404. */
@@ -47,11 +48,6 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
     });
     const data = await loadOrganisations(deps.db, filters.workspaceId, ids);
     return paginate(request, deps.config.publicUrl, query, total, data);
-  };
-  const tagName = (raw: string) => {
-    const name = raw.trim();
-    if (!name) throw fieldError('tag_name', 'The tag name field must not be empty.');
-    return name;
   };
 
   app.get(
@@ -90,11 +86,11 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
       const query = request.query;
       checkPageWindow(query);
       const range = dateRange(query, false);
-      if (query.segmentUuid !== undefined) {
-        const known =
-          isUuid(query.segmentUuid) &&
-          (await segmentExists(deps.db, workspace.id, query.segmentUuid));
-        if (!known) throw notFound('Segment not found.');
+      if (
+        query.segmentUuid !== undefined &&
+        !(await segmentExists(deps.db, workspace.id, query.segmentUuid))
+      ) {
+        throw notFound('Segment not found.');
       }
       return organisationPage(request, query, {
         workspaceId: workspace.id,
@@ -165,7 +161,7 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
     },
     async (request) => {
       const { workspaceId, organisationId } = await requireOrganisation(request, request.params);
-      await attachTag(deps.db, workspaceId, organisationId, tagName(request.body.tag_name));
+      await attachTag(deps.db, workspaceId, organisationId, parseTagName(request.body.tag_name));
       return { success: true, message: 'Tag added.' };
     },
   );
@@ -184,7 +180,12 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
     async (request) => {
       const { workspaceId, organisationId } = await requireOrganisation(request, request.params);
       if (
-        !(await detachTag(deps.db, workspaceId, organisationId, tagName(request.body.tag_name)))
+        !(await detachTag(
+          deps.db,
+          workspaceId,
+          organisationId,
+          parseTagName(request.body.tag_name),
+        ))
       ) {
         throw notFound('The organisation does not carry that tag.');
       }

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { PREPARED } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
@@ -131,4 +131,19 @@ function usageLocks(workspaceIds: string[]): string {
   if (!sorted.every((id) => UUID.test(id))) throw new Error('A workspace id is not a UUID.');
   return `SELECT 1 FROM workspaces WHERE id IN (${sorted.map((id) => `'${id}'`).join(', ')})
     ORDER BY id FOR NO KEY UPDATE`;
+}
+
+/** Whether the workspace has this organisation. */
+export async function organisationExists(
+  db: Kysely<Database>,
+  workspaceId: string,
+  organisationId: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('organisations')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', organisationId)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { listCustomFields } from '../custom-fields/store.js';
 import { isDatabaseUnreachable, sqlState } from '../db/failures.js';
 import { inSavepoint } from '../db/savepoint.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { isUuid } from '../http/validation.js';
 import { type Condition, type Group, hasRelativeDates } from './filters.js';
 import { refreshSegment } from './membership.js';
 
@@ -12,6 +13,22 @@ export async function listSegments(db: Kysely<Database>, workspaceId: string) {
     .orderBy('name')
     .orderBy('id')
     .execute();
+}
+
+/** Whether the workspace has this segment; false for an id that is no UUID at all. */
+export async function segmentExists(
+  db: Kysely<Database>,
+  workspaceId: string,
+  segmentId: string,
+): Promise<boolean> {
+  if (!isUuid(segmentId)) return false;
+  const row = await db
+    .selectFrom('segments')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', segmentId)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function findSegment(db: Kysely<Database>, workspaceId: string, id: string) {

@@ -1,11 +1,12 @@
 import type { Static } from '@sinclair/typebox';
+import { TRACKED_EVENT_TYPES } from '../db/event-types.js';
 import type { SessionRecord } from './query.js';
 import type { Session, SessionEvent } from './schemas.js';
 
 type Event = SessionRecord['events'][number];
 type Pair = { name: string; value: string };
 
-const LISTED = new Set(['pageview', 'form_submit', 'form_abandon', 'click', 'download', 'custom']);
+const LISTED = new Set<string>(TRACKED_EVENT_TYPES);
 const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? ''));
 const whole = (value: unknown) => (typeof value === 'number' ? Math.round(value) : 0);
 

@@ -144,27 +144,3 @@ export async function loadSessions(
     ];
   });
 }
-
-export async function segmentExists(db: Kysely<Database>, workspaceId: string, segmentId: string) {
-  const row = await db
-    .selectFrom('segments')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', segmentId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-export async function organisationExists(
-  db: Kysely<Database>,
-  workspaceId: string,
-  organisationId: string,
-) {
-  const row = await db
-    .selectFrom('organisations')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', organisationId)
-    .executeTakeFirst();
-  return row !== undefined;
-}

@@ -1,19 +1,14 @@
 import { Type } from '@sinclair/typebox';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { notFound } from '../http/errors.js';
 import { checkPageWindow, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, WorkspaceParams } from '../http/schemas.js';
-import { isUuid } from '../http/validation.js';
 import { requireWorkspace } from '../workspaces/access.js';
 import { dateRange } from './dates.js';
 import { presentSession } from './present.js';
-import {
-  findSessionPage,
-  loadSessions,
-  organisationExists,
-  type SessionFilters,
-  segmentExists,
-} from './query.js';
+import { findSessionPage, loadSessions, type SessionFilters } from './query.js';
 import { OrganisationSessionsQuery, Session, SessionsQuery } from './schemas.js';
 
 const tags = ['Sessions'];
@@ -25,7 +20,21 @@ const CappedSessionPage = Type.Object({
   organisation_limit: Type.Integer(),
 });
 
-export function sessionRoutes(app: Api, deps: AppDeps): void {
+/**
+ * Whether a segment or an organisation a list names is the workspace's, given by app.ts:
+ * organisations/ and segments/ (through notifications/) read sessions, so sessions/ does
+ * not import them back.
+ */
+export interface SessionListChecks {
+  segmentExists(db: Kysely<Database>, workspaceId: string, segmentId: string): Promise<boolean>;
+  organisationExists(
+    db: Kysely<Database>,
+    workspaceId: string,
+    organisationId: string,
+  ): Promise<boolean>;
+}
+
+export function sessionRoutes(app: Api, deps: AppDeps, checks: SessionListChecks): void {
   const list = async (filters: SessionFilters, page: number, size: number, cap: number | null) => {
     const found = await findSessionPage(
       deps.db,
@@ -53,11 +62,11 @@ export function sessionRoutes(app: Api, deps: AppDeps): void {
       const query = request.query;
       const range = dateRange(query, true);
       checkPageWindow(query);
-      if (query.segmentUuid !== undefined) {
-        const known =
-          isUuid(query.segmentUuid) &&
-          (await segmentExists(deps.db, workspace.id, query.segmentUuid));
-        if (!known) throw notFound('Segment not found.');
+      if (
+        query.segmentUuid !== undefined &&
+        !(await checks.segmentExists(deps.db, workspace.id, query.segmentUuid))
+      ) {
+        throw notFound('Segment not found.');
       }
       const limit = deps.config.sessionsOrganisationLimit;
       const result = await list(
@@ -99,7 +108,7 @@ export function sessionRoutes(app: Api, deps: AppDeps): void {
     async (request) => {
       const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
       const { organisationUuid } = request.params;
-      if (!(await organisationExists(deps.db, workspace.id, organisationUuid))) {
+      if (!(await checks.organisationExists(deps.db, workspace.id, organisationUuid))) {
         throw notFound('Organisation not found.');
       }
       const query = request.query;

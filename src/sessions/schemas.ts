@@ -1,15 +1,12 @@
 import { Type } from '@sinclair/typebox';
+import { TRACKED_EVENT_TYPES } from '../db/event-types.js';
 import { PageQuery } from '../http/pagination.js';
 
 const Pair = Type.Object({ name: Type.String(), value: Type.String() });
 
 export const SessionEvent = Type.Object(
   {
-    event_type: Type.Union(
-      ['pageview', 'form_submit', 'form_abandon', 'click', 'download', 'custom'].map((t) =>
-        Type.Literal(t),
-      ),
-    ),
+    event_type: Type.Union(TRACKED_EVENT_TYPES.map((type) => Type.Literal(type))),
     url: Type.String(),
     triggered_at: Type.String({ format: 'date-time' }),
     time_on_page: Type.Optional(Type.Integer({ description: 'pageview: seconds on the page' })),

@@ -1,6 +1,12 @@
 import { defaultHostnames } from './filters.js';
-import type { PrivacySettings, TrackerFeatures, Workspace, WorkspaceFilters } from './schemas.js';
-import type { WorkspaceRow } from './store.js';
+import type {
+  Installation,
+  PrivacySettings,
+  TrackerFeatures,
+  Workspace,
+  WorkspaceFilters,
+} from './schemas.js';
+import type { IngestCount, WorkspaceRow } from './store.js';
 import { trackingSnippet } from './tracking-script.js';
 
 export function presentWorkspace(row: WorkspaceRow, baseUrl: string): Workspace {
@@ -34,3 +40,21 @@ export const presentFilters = (row: WorkspaceRow): WorkspaceFilters => ({
   hostnames: row.hostnames ?? defaultHostnames(row.url),
   hostnames_default: row.hostnames === null,
 });
+
+/** The installation status from the collectors' counts ('' is the reason of stored events). */
+export function presentInstallation(counts: IngestCount[]): Installation {
+  const reasons: Record<string, number> = {};
+  let last: Date | null = null;
+  for (const row of counts) {
+    if (row.reason && row.events > 0) reasons[row.reason] = row.events;
+    if (!last || row.last_at > last) last = row.last_at;
+  }
+  return {
+    last_event_at: last?.toISOString() ?? null,
+    events_24h: counts.find((row) => row.reason === '')?.events ?? 0,
+    dropped_24h: {
+      total: Object.values(reasons).reduce((sum, n) => sum + n, 0),
+      reasons,
+    },
+  };
+}

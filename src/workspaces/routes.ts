@@ -1,51 +1,49 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Api, AppDeps } from '../http/api.js';
 import { userOf } from '../http/auth.js';
-import { type FieldErrors, fieldError, notFound, unprocessable } from '../http/errors.js';
-import { baseUrl, checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
+import { baseUrl } from '../http/links.js';
+import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, Message, UuidParams, WorkspaceParams, Wrapped } from '../http/schemas.js';
 import { requireWorkspace } from './access.js';
-import { normaliseHostname, normaliseRange } from './filters.js';
-import {
-  presentFilters,
-  presentPrivacy,
-  presentTrackerFeatures,
-  presentWorkspace,
-} from './present.js';
+import { filterRoutes } from './filter-routes.js';
+import { presentWorkspace } from './present.js';
 import { deleteWorkspace } from './purge.js';
-import {
-  CreateWorkspaceBody,
-  FiltersBody,
-  PrivacyBody,
-  PrivacySettings,
-  TagBody,
-  TrackerFeatures,
-  TrackerFeaturesBody,
-  UpdateWorkspaceBody,
-  Workspace,
-  WorkspaceFilters,
-} from './schemas.js';
+import { CreateWorkspaceBody, TagBody, UpdateWorkspaceBody, Workspace } from './schemas.js';
+import { settingRoutes } from './setting-routes.js';
 import { defaultWorkspaceName, parseSiteUrl } from './site-url.js';
 import {
   addAvailableTag,
   createWorkspace,
   listWorkspaces,
   unlinkWorkspace,
-  updateFilters,
-  updateTrackerFeatures,
   updateUsageLimit,
+  type WorkspaceRow,
 } from './store.js';
+import { parseTagName } from './tag-name.js';
 
 const tags = ['Workspaces'];
-const PROBLEM: Record<string, string> = {
-  excluded_ip_ranges: 'an IP address or CIDR range',
-  hostnames: 'a hostname, *.domain or *',
-};
 const WorkspaceRef = Type.Ref(Workspace);
 
-export function workspaceRoutes(app: Api, deps: AppDeps): void {
-  const base = (request: Parameters<typeof baseUrl>[0]) => baseUrl(request, deps.config.publicUrl);
+/** A workspace as the API answers it: its snippet loads from PUBLIC_URL or the address reached. */
+const answer = (deps: AppDeps, request: FastifyRequest, row: WorkspaceRow) => ({
+  success: true,
+  data: presentWorkspace(row, baseUrl(request, deps.config.publicUrl)),
+});
 
+/**
+ * Every route of a workspace and its settings, in the order the API reference lists them
+ * (its installation status is added by app.ts after the demo workspace).
+ */
+export function workspaceRoutes(app: Api, deps: AppDeps): void {
+  resourceRoutes(app, deps);
+  settingRoutes(app, deps);
+  filterRoutes(app, deps);
+  tagRoutes(app, deps);
+}
+
+/** The workspace itself: list, create, read, change, delete, and unlink its script. */
+function resourceRoutes(app: Api, deps: AppDeps): void {
   app.get(
     '/v1/workspaces',
     {
@@ -65,7 +63,8 @@ export function workspaceRoutes(app: Api, deps: AppDeps): void {
         (page - 1) * size,
         size,
       );
-      const data = rows.map((row) => presentWorkspace(row, base(request)));
+      const base = baseUrl(request, deps.config.publicUrl);
+      const data = rows.map((row) => presentWorkspace(row, base));
       return paginate(request, deps.config.publicUrl, request.query, total, data);
     },
   );
@@ -88,7 +87,7 @@ export function workspaceRoutes(app: Api, deps: AppDeps): void {
         usageLimit: deps.config.defaultUsageLimit,
       });
       reply.status(201);
-      return { success: true, data: presentWorkspace(row, base(request)) };
+      return answer(deps, request, row);
     },
   );
 
@@ -104,7 +103,7 @@ export function workspaceRoutes(app: Api, deps: AppDeps): void {
     },
     async (request) => {
       const row = await requireWorkspace(deps, request, request.params.uuid);
-      return { success: true, data: presentWorkspace(row, base(request)) };
+      return answer(deps, request, row);
     },
   );
 
@@ -125,7 +124,7 @@ export function workspaceRoutes(app: Api, deps: AppDeps): void {
         await updateUsageLimit(deps.db, row.id, request.body.usage_limit);
         row = await requireWorkspace(deps, request, row.id);
       }
-      return { success: true, data: presentWorkspace(row, base(request)) };
+      return answer(deps, request, row);
     },
   );
 
@@ -163,146 +162,10 @@ export function workspaceRoutes(app: Api, deps: AppDeps): void {
       return { success: true, message: 'Workspace unlinked.' };
     },
   );
+}
 
-  app.get(
-    '/v1/workspaces/:workspaceUuid/tracker-features',
-    {
-      schema: {
-        tags,
-        summary: 'Which of form, click and download tracking are on',
-        params: WorkspaceParams,
-        response: {
-          200: Wrapped(Type.Ref(TrackerFeatures)),
-          ...errorResponses(401, 404, 429),
-        },
-      },
-    },
-    async (request) => {
-      const row = await requireWorkspace(deps, request, request.params.workspaceUuid);
-      return { success: true, data: presentTrackerFeatures(row) };
-    },
-  );
-
-  app.patch(
-    '/v1/workspaces/:workspaceUuid/tracker-features',
-    {
-      schema: {
-        tags,
-        summary: 'Switch form, click and download tracking on or off',
-        params: WorkspaceParams,
-        body: TrackerFeaturesBody,
-        response: {
-          200: Wrapped(Type.Ref(TrackerFeatures)),
-          ...errorResponses(400, 401, 404, 415, 422, 429),
-        },
-      },
-    },
-    async (request) => {
-      const row = await requireWorkspace(deps, request, request.params.workspaceUuid);
-      if (!row.tracking_script_id) throw notFound('This workspace has no tracking script.');
-      const { form_tracking, click_tracking, download_tracking } = request.body;
-      const changes = Object.fromEntries(
-        Object.entries({ form_tracking, click_tracking, download_tracking }).filter(
-          ([, value]) => value !== undefined,
-        ),
-      );
-      await updateTrackerFeatures(deps.db, row.id, changes);
-      return { success: true, data: presentTrackerFeatures({ ...row, ...changes }) };
-    },
-  );
-
-  const privacy = {
-    tags,
-    params: WorkspaceParams,
-    response: { 200: Wrapped(Type.Ref(PrivacySettings)), ...errorResponses(401, 404, 429) },
-  };
-  app.get(
-    '/v1/workspaces/:workspaceUuid/privacy',
-    { schema: { ...privacy, summary: "The workspace's privacy settings" } },
-    async (request) => {
-      const row = await requireWorkspace(deps, request, request.params.workspaceUuid);
-      return { success: true, data: presentPrivacy(row) };
-    },
-  );
-
-  app.patch(
-    '/v1/workspaces/:workspaceUuid/privacy',
-    {
-      schema: {
-        ...privacy,
-        summary: 'Change privacy settings: honour Global Privacy Control',
-        body: PrivacyBody,
-        response: { ...privacy.response, ...errorResponses(400, 401, 404, 415, 422, 429) },
-      },
-    },
-    async (request) => {
-      const row = await requireWorkspace(deps, request, request.params.workspaceUuid);
-      const changes =
-        request.body.honor_gpc === undefined ? {} : { honor_gpc: request.body.honor_gpc };
-      await updateTrackerFeatures(deps.db, row.id, changes);
-      return { success: true, data: presentPrivacy({ ...row, ...changes }) };
-    },
-  );
-
-  const filters = {
-    tags,
-    params: WorkspaceParams,
-    response: { 200: Wrapped(WorkspaceFilters), ...errorResponses(401, 404, 429) },
-  };
-  app.get(
-    '/v1/workspaces/:workspaceUuid/filters',
-    {
-      schema: {
-        ...filters,
-        summary: "The workspace's ingest filters: excluded IP ranges and accepted hostnames",
-      },
-    },
-    async (request) => {
-      const row = await requireWorkspace(deps, request, request.params.workspaceUuid);
-      return { success: true, data: presentFilters(row) };
-    },
-  );
-
-  app.patch(
-    '/v1/workspaces/:workspaceUuid/filters',
-    {
-      schema: {
-        ...filters,
-        summary: 'Change the excluded IP ranges or the accepted hostnames (null: the default)',
-        body: FiltersBody,
-        response: { ...filters.response, ...errorResponses(400, 401, 404, 415, 422, 429) },
-      },
-    },
-    async (request) => {
-      const row = await requireWorkspace(deps, request, request.params.workspaceUuid);
-      const errors: FieldErrors = {};
-      const check = (field: string, values: string[], normalise: (v: string) => string | null) =>
-        values.map((value, i) => {
-          const normal = normalise(value);
-          if (normal === null) errors[`${field}.${i}`] = [`"${value}" is not ${PROBLEM[field]}`];
-          return normal ?? '';
-        });
-      const { excluded_ip_ranges: ranges, hostnames } = request.body;
-      const changes = {
-        ...(ranges
-          ? {
-              excluded_ip_ranges: [...new Set(check('excluded_ip_ranges', ranges, normaliseRange))],
-            }
-          : {}),
-        ...(hostnames !== undefined
-          ? {
-              hostnames: hostnames && [
-                ...new Set(check('hostnames', hostnames, normaliseHostname)),
-              ],
-            }
-          : {}),
-      };
-      if (Object.keys(errors).length > 0) throw unprocessable(errors);
-      await updateFilters(deps.db, row.id, changes);
-      return { success: true, data: presentFilters({ ...row, ...changes }) };
-    },
-  );
-
+/** The workspace's tag vocabulary, shown with the workspace as available_tags. */
+function tagRoutes(app: Api, deps: AppDeps): void {
   app.post(
     '/v1/workspaces/:workspaceUuid/tags',
     {
@@ -320,12 +183,10 @@ export function workspaceRoutes(app: Api, deps: AppDeps): void {
     },
     async (request, reply) => {
       const row = await requireWorkspace(deps, request, request.params.workspaceUuid);
-      const name = request.body.tag_name.trim();
-      if (name.length === 0) throw fieldError('tag_name', 'The tag name field must not be empty.');
-      const created = await addAvailableTag(deps.db, row.id, name);
+      const created = await addAvailableTag(deps.db, row.id, parseTagName(request.body.tag_name));
       reply.status(created ? 201 : 200);
       const updated = await requireWorkspace(deps, request, row.id);
-      return { success: true, data: presentWorkspace(updated, base(request)) };
+      return answer(deps, request, updated);
     },
   );
 }

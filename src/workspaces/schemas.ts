@@ -41,6 +41,22 @@ export const PrivacySettings = Type.Object(
 );
 export type PrivacySettings = Static<typeof PrivacySettings>;
 
+/** What the collectors received for a workspace lately: GET …/installation. */
+export const Installation = Type.Object({
+  last_event_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'the last event received in the last two days, stored or dropped; null: none',
+  }),
+  events_24h: Type.Integer({ description: 'events stored in the last 24 hours' }),
+  dropped_24h: Type.Object({
+    total: Type.Integer(),
+    reasons: Type.Record(Type.String(), Type.Integer(), {
+      description:
+        'bot, gpc, excluded_ip_range, foreign_hostname, feature_disabled: events not stored, and why',
+    }),
+  }),
+});
+export type Installation = Static<typeof Installation>;
+
 export const PrivacyBody = Type.Object({ honor_gpc: Type.Optional(Type.Boolean()) });
 
 export const WorkspaceFilters = Type.Object({

@@ -185,6 +185,28 @@ export async function updateFilters(
     .execute();
 }
 
+/** The collectors' counts of the workspace's events by drop reason ('' stored), and the last. */
+export interface IngestCount {
+  reason: string;
+  /** Events in the hour buckets overlapping the last 24 hours (up to 25 hours of counts). */
+  events: number;
+  last_at: Date;
+}
+
+/** What the collectors counted for the workspace in the last two days, by reason. */
+export async function ingestCounts(
+  db: Kysely<Database>,
+  workspaceId: string,
+): Promise<IngestCount[]> {
+  const { rows } = await sql<IngestCount>`
+    SELECT reason, sum(events) FILTER (WHERE hour > now() - interval '25 hours')::int AS events,
+      max(last_at) AS last_at
+    FROM workspace_ingest_hours
+    WHERE workspace_id = ${workspaceId} AND hour > now() - interval '2 days'
+    GROUP BY reason`.execute(db);
+  return rows;
+}
+
 /** Adds a tag to the workspace's vocabulary; false when it was there already (any case). */
 export async function addAvailableTag(
   db: Kysely<Database>,
