@@ -12,8 +12,8 @@ import { fieldError, HttpError, notFound, unauthorized } from '../http/errors.js
 import { baseUrl } from '../http/links.js';
 import { mailBudget } from '../http/mail-budget.js';
 import { errorResponses, WorkspaceParams } from '../http/schemas.js';
+import { requireWorkspace } from '../http/workspace.js';
 import type { Mailer } from '../mail/transport.js';
-import { requireWorkspace } from '../workspaces/access.js';
 import { inviteMail } from './invite-mail.js';
 import { createInvite, findInvite, INVITE_DAYS, listOpenInvites, useInvite } from './invites.js';
 import {

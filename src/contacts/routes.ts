@@ -3,8 +3,8 @@ import type { Api, AppDeps } from '../http/api.js';
 import { notFound } from '../http/errors.js';
 import { checkPageWindow, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, WorkspaceParams, Wrapped } from '../http/schemas.js';
+import { requireWorkspace } from '../http/workspace.js';
 import { organisationExists } from '../organisations/store.js';
-import { requireWorkspace } from '../workspaces/access.js';
 import { Contact, ContactParams, ContactsQuery } from './schemas.js';
 import { type ContactRow, findContact, findContactPage } from './store.js';
 

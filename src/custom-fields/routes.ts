@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Api, AppDeps } from '../http/api.js';
 import { fieldError, notFound, unprocessable } from '../http/errors.js';
 import { errorResponses, Message, WorkspaceParams, Wrapped } from '../http/schemas.js';
-import { requireWorkspace } from '../workspaces/access.js';
+import { requireWorkspace } from '../http/workspace.js';
 import type { CustomFieldListeners } from './listeners.js';
 import { isProfileKey, readOnlyProblem } from './profile.js';
 import { checkRulesAndOptions } from './rules.js';

@@ -5,9 +5,9 @@ import { userOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { baseUrl } from '../http/links.js';
 import { errorResponses, Wrapped } from '../http/schemas.js';
+import { findWorkspace } from '../http/workspace.js';
 import { presentWorkspace } from '../workspaces/present.js';
 import { Workspace } from '../workspaces/schemas.js';
-import { findWorkspace } from '../workspaces/store.js';
 import { createDemoWorkspace } from './create.js';
 
 // Listed with the workspaces in the API reference: it makes one.

@@ -6,11 +6,11 @@ import type { Api, AppDeps } from '../http/api.js';
 import { notFound } from '../http/errors.js';
 import { dashboardLink } from '../http/links.js';
 import { errorResponses, WorkspaceParams } from '../http/schemas.js';
+import type { WorkspaceRow } from '../http/workspace.js';
+import { requireWorkspace } from '../http/workspace.js';
 import { AdHocQuery, adHocFilters } from '../organisations/list.js';
 import { segmentExists } from '../segments/store.js';
 import { dateRange } from '../sessions/dates.js';
-import { requireWorkspace } from '../workspaces/access.js';
-import type { WorkspaceRow } from '../workspaces/store.js';
 import { BOM, type Cell, csvRow } from './csv.js';
 import { organisationRows, sessionRows } from './rows.js';
 

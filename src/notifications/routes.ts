@@ -10,7 +10,7 @@ import { decrypt } from '../http/keys.js';
 import { mailBudget } from '../http/mail-budget.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, Message, WorkspaceParams, Wrapped } from '../http/schemas.js';
-import { requireWorkspace } from '../workspaces/access.js';
+import { requireWorkspace } from '../http/workspace.js';
 import { enqueueTest } from './outbox.js';
 import { presentDelivery, presentRule } from './present.js';
 import { channelValues, checkFilter, isTimezone } from './rules.js';

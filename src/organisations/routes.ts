@@ -4,10 +4,10 @@ import type { Api, AppDeps } from '../http/api.js';
 import { notFound } from '../http/errors.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, Message, WorkspaceParams, Wrapped } from '../http/schemas.js';
+import { requireWorkspace } from '../http/workspace.js';
 import { FiltersInput, requireFilters } from '../segments/filters.js';
 import { segmentExists } from '../segments/store.js';
 import { dateRange } from '../sessions/dates.js';
-import { requireWorkspace } from '../workspaces/access.js';
 import { TagBody } from '../workspaces/schemas.js';
 import { parseTagName } from '../workspaces/tag-name.js';
 import {

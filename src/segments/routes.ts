@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Api, AppDeps } from '../http/api.js';
 import { notFound, unprocessable } from '../http/errors.js';
 import { errorResponses, Message, WorkspaceParams } from '../http/schemas.js';
-import { requireWorkspace } from '../workspaces/access.js';
+import { requireWorkspace } from '../http/workspace.js';
 import { FiltersInput, FiltersSchema, requireFilters } from './filters.js';
 import { deleteSegment, findSegment, listSegments, saveSegment } from './store.js';
 

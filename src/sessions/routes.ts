@@ -5,7 +5,7 @@ import type { Api, AppDeps } from '../http/api.js';
 import { notFound } from '../http/errors.js';
 import { checkPageWindow, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, WorkspaceParams } from '../http/schemas.js';
-import { requireWorkspace } from '../workspaces/access.js';
+import { requireWorkspace } from '../http/workspace.js';
 import { dateRange } from './dates.js';
 import { presentSession } from './present.js';
 import { findSessionPage, loadSessions, type SessionFilters } from './query.js';

@@ -1,7 +1,7 @@
 import type { Api, AppDeps } from '../http/api.js';
 import { type FieldErrors, unprocessable } from '../http/errors.js';
 import { errorResponses, WorkspaceParams, Wrapped } from '../http/schemas.js';
-import { requireWorkspace } from './access.js';
+import { requireWorkspace } from '../http/workspace.js';
 import { normaliseHostname, normaliseRange } from './filters.js';
 import { presentFilters } from './present.js';
 import { FiltersBody, WorkspaceFilters } from './schemas.js';

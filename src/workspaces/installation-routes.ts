@@ -1,6 +1,6 @@
 import type { Api, AppDeps } from '../http/api.js';
 import { errorResponses, WorkspaceParams, Wrapped } from '../http/schemas.js';
-import { requireWorkspace } from './access.js';
+import { requireWorkspace } from '../http/workspace.js';
 import { presentInstallation } from './present.js';
 import { Installation } from './schemas.js';
 import { ingestCounts } from './store.js';

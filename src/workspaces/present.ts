@@ -1,3 +1,4 @@
+import type { WorkspaceRow } from '../http/workspace.js';
 import { defaultHostnames } from './filters.js';
 import type {
   Installation,
@@ -6,7 +7,7 @@ import type {
   Workspace,
   WorkspaceFilters,
 } from './schemas.js';
-import type { IngestCount, WorkspaceRow } from './store.js';
+import type { IngestCount } from './store.js';
 import { trackingSnippet } from './tracking-script.js';
 
 export function presentWorkspace(row: WorkspaceRow, baseUrl: string): Workspace {

@@ -5,7 +5,7 @@ import { userOf } from '../http/auth.js';
 import { baseUrl } from '../http/links.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, Message, UuidParams, WorkspaceParams, Wrapped } from '../http/schemas.js';
-import { requireWorkspace } from './access.js';
+import { requireWorkspace, type WorkspaceRow } from '../http/workspace.js';
 import { filterRoutes } from './filter-routes.js';
 import { presentWorkspace } from './present.js';
 import { deleteWorkspace } from './purge.js';
@@ -18,7 +18,6 @@ import {
   listWorkspaces,
   unlinkWorkspace,
   updateUsageLimit,
-  type WorkspaceRow,
 } from './store.js';
 import { parseTagName } from './tag-name.js';
 

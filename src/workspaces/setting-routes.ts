@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Api, AppDeps } from '../http/api.js';
 import { notFound } from '../http/errors.js';
 import { errorResponses, WorkspaceParams, Wrapped } from '../http/schemas.js';
-import { requireWorkspace } from './access.js';
+import { requireWorkspace } from '../http/workspace.js';
 import { presentPrivacy, presentTrackerFeatures } from './present.js';
 import { PrivacyBody, PrivacySettings, TrackerFeatures, TrackerFeaturesBody } from './schemas.js';
 import { updateTrackerFeatures } from './store.js';
