@@ -38,6 +38,7 @@ import { scheduleJobs } from './jobs.js';
 import { createMailer } from './mail/transport.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { unsubscribeRoutes } from './notifications/unsubscribe.js';
+import { customValueRoutes } from './organisations/custom-value-routes.js';
 import { organisationRoutes } from './organisations/routes.js';
 import { Organisation } from './organisations/schemas.js';
 import { organisationExists } from './organisations/store.js';
@@ -235,10 +236,12 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     demoRoutes(api, deps);
     installationRoutes(api, deps);
     // Segments evaluate conditions on custom fields: they are told of changes.
-    customFieldRoutes(api, deps, {
+    const customFieldListeners = {
       fieldsChanged: markSegmentsStale,
       valuesChanged: refreshOrganisations,
-    });
+    };
+    customFieldRoutes(api, deps, customFieldListeners);
+    customValueRoutes(api, deps, customFieldListeners);
     segmentRoutes(api, deps);
     // organisations/ and segments/ reach sessions/ and notifications/ through their imports, so
     // these two are given the checks of the segments and organisations a request names.

@@ -1,4 +1,4 @@
-import { nameOf, websiteOf } from '../organisations/read.js';
+import { nameOf, websiteOf } from '../enrich/profile-sql.js';
 import { PROFILE_FIELDS } from './profile.js';
 import type { CustomFieldValue, FieldType } from './schemas.js';
 import type { OrganisationProfile } from './store.js';

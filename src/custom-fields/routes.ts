@@ -16,7 +16,6 @@ import {
   listCustomFields,
   updateCustomField,
 } from './store.js';
-import { customValueRoutes } from './value-routes.js';
 
 const tags = ['Custom fields'];
 const CustomFieldRef = Type.Ref(CustomField);
@@ -136,8 +135,6 @@ export function customFieldRoutes(app: Api, deps: AppDeps, listeners: CustomFiel
       return { success: true, message: 'Custom field deleted.' };
     },
   );
-
-  customValueRoutes(app, deps, listeners);
 }
 
 async function requireField(deps: AppDeps, workspaceId: string, key: string) {

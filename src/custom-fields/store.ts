@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { CustomFieldTable, Database, FieldOption, FieldRule } from '../db/schema.js';
-import { withProfiles } from '../organisations/read.js';
+import { withProfiles } from '../enrich/profile-sql.js';
 import type { CreateCustomFieldBody, FieldType } from './schemas.js';
 
 export type CustomFieldRow = Selectable<CustomFieldTable>;

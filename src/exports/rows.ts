@@ -1,8 +1,9 @@
 import { type Kysely, sql } from 'kysely';
 import { listCustomFields } from '../custom-fields/store.js';
 import type { Database } from '../db/schema.js';
+import { nameOf, withProfiles } from '../enrich/profile-sql.js';
 import { findOrganisationPage, type OrganisationFilters } from '../organisations/list.js';
-import { hms, loadOrganisations, nameOf, withProfiles } from '../organisations/read.js';
+import { hms, loadOrganisations } from '../organisations/read.js';
 import { presentSession } from '../sessions/present.js';
 import { loadSessions, type SessionFilters, sessionsWhere } from '../sessions/query.js';
 import type { Cell } from './csv.js';

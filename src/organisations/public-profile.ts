@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Address, Database } from '../db/schema.js';
-import { nameOf, websiteOf, withProfiles } from './read.js';
+import { nameOf, websiteOf, withProfiles } from '../enrich/profile-sql.js';
 
 /** What a website may learn about its visitor's organisation (Spotter): nothing more. */
 export interface PublicProfile {

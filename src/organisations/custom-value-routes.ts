@@ -1,15 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import type { Api, AppDeps } from '../http/api.js';
-import { type FieldErrors, fieldError, notFound, unprocessable } from '../http/errors.js';
-import { errorResponses, Wrapped } from '../http/schemas.js';
-import { requireWorkspace } from '../http/workspace.js';
-import { loadOrganisations } from '../organisations/read.js';
-import { Organisation } from '../organisations/schemas.js';
-import type { CustomFieldListeners } from './listeners.js';
-import { presentProfile, presentValue } from './present.js';
-import { isProfileKey, readOnlyProblem } from './profile.js';
+import type { CustomFieldListeners } from '../custom-fields/listeners.js';
+import { presentProfile, presentValue } from '../custom-fields/present.js';
+import { isProfileKey, readOnlyProblem } from '../custom-fields/profile.js';
 import {
   CustomFieldValue,
   KEY_PATTERN,
@@ -18,7 +11,7 @@ import {
   OrganisationValuesParams,
   SetValueBody,
   SetValuesBody,
-} from './schemas.js';
+} from '../custom-fields/schemas.js';
 import {
   type CustomFieldRow,
   clearCustomValue,
@@ -27,8 +20,21 @@ import {
   findOrganisationProfile,
   listCustomValues,
   setCustomValues,
-} from './store.js';
-import { checkValue, inferType, isEmptyValue, isRequired, nameFromKey } from './values.js';
+} from '../custom-fields/store.js';
+import {
+  checkValue,
+  inferType,
+  isEmptyValue,
+  isRequired,
+  nameFromKey,
+} from '../custom-fields/values.js';
+import type { Database } from '../db/schema.js';
+import type { Api, AppDeps } from '../http/api.js';
+import { type FieldErrors, fieldError, notFound, unprocessable } from '../http/errors.js';
+import { errorResponses, Wrapped } from '../http/schemas.js';
+import { requireWorkspace } from '../http/workspace.js';
+import { loadOrganisations } from './read.js';
+import { Organisation } from './schemas.js';
 
 const tags = ['Custom fields'];
 const ValueRef = Type.Ref(CustomFieldValue);
