@@ -352,7 +352,18 @@ export interface VisitorTable {
   identified_at: ColumnType<Date, Date | undefined, Date>;
 }
 
-export interface WebhookDeliveryTable {
+/** The attempts of a subscriber's delivery (outbox/delivery-loop.ts), in every deliveries table. */
+interface DeliveryAttemptColumns {
+  status: Generated<string>;
+  attempts: Generated<number>;
+  last_status_code: number | null;
+  last_error: Generated<string>;
+  next_attempt_at: Generated<Date>;
+  created_at: CreatedAt;
+  delivered_at: Date | null;
+}
+
+export interface WebhookDeliveryTable extends DeliveryAttemptColumns {
   id: string;
   user_id: string;
   /** Null for a test ping only. */
@@ -363,13 +374,6 @@ export interface WebhookDeliveryTable {
   event_id: string | null;
   segment_id: string | null;
   body: string | null;
-  status: Generated<string>;
-  attempts: Generated<number>;
-  last_status_code: number | null;
-  last_error: Generated<string>;
-  next_attempt_at: Generated<Date>;
-  created_at: CreatedAt;
-  delivered_at: Date | null;
   redeliveries: Generated<number>;
   redelivered_at: Date | null;
 }
@@ -472,7 +476,7 @@ export interface NotificationRuleTable {
   updated_at: Generated<Date>;
 }
 
-export interface NotificationDeliveryTable {
+export interface NotificationDeliveryTable extends DeliveryAttemptColumns {
   workspace_id: string;
   id: string;
   rule_id: string;
@@ -490,13 +494,6 @@ export interface NotificationDeliveryTable {
   sent_to: Generated<string[]>;
   /** The claim of the attempt in progress (a fresh id each claim); writes are fenced by it. */
   claim_id: string | null;
-  status: Generated<string>;
-  attempts: Generated<number>;
-  last_status_code: number | null;
-  last_error: Generated<string>;
-  next_attempt_at: Generated<Date>;
-  created_at: CreatedAt;
-  delivered_at: Date | null;
 }
 
 export interface NotificationLastAlertTable {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { TRACKED_EVENT_TYPES } from '../db/event-types.js';
 import { PREPARED } from '../db/prepared.js';
 import type { Database, SessionTable } from '../db/schema.js';
 import { inTransaction, type Transaction } from '../db/transaction.js';
@@ -8,9 +9,6 @@ import { queueForSegments } from '../outbox/segment-queue.js';
 import { type SessionState, sessionize, type VisitEvent } from './sessionizer.js';
 
 type Connection = Kysely<Database>;
-
-// The events that an operator in event mode receives one event.tracked for.
-const TRACKED = ['pageview', 'form_submit', 'form_abandon', 'click', 'download', 'custom'];
 
 /**
  * Puts a group's events into sessions and writes both, inside the caller's transaction:
@@ -197,7 +195,7 @@ async function writeSessionsAndEvents(
     JOIN unnest(${tracked.map((s) => s.workspaceId)}::uuid[], ${tracked.map((s) => s.id)}::uuid[],
                 ${tracked.map((s) => s.organisationId)}::uuid[])
       AS a(workspace_id, session_id, organisation_id) USING (workspace_id, session_id)
-    WHERE i.type = ANY(${TRACKED}::text[])
+    WHERE i.type = ANY(${[...TRACKED_EVENT_TYPES]}::text[])
     UNION ALL
     -- The snapshot of this statement holds only earlier sessions: exactly "seen before".
     SELECT 'organisation.returned', f.workspace_id, f.organisation_id, f.session_id, NULL

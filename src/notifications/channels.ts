@@ -1,5 +1,6 @@
 import { escapeHtml } from '../http/html.js';
 import { digestEmailOf, digestSlackOf, isDigest } from './digest-render.js';
+import { emailPage } from './email-page.js';
 import type { Alert } from './render.js';
 import { slackText, slackUrl } from './slack-text.js';
 
@@ -49,17 +50,14 @@ export function emailOf(alert: Alert, unsubscribeUrl: string) {
     `You get this because of the alert "${alert.rule.name}".`,
     `Unsubscribe: ${unsubscribeUrl}`,
   ].join('\n');
-  const html = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:0;background:#f4f5f7;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f5f7;">
-<tr><td align="center" style="padding:24px 12px;">
-<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;width:100%;background:#ffffff;border-radius:6px;font-family:Arial,Helvetica,sans-serif;color:#1f2933;">
-<tr><td style="padding:24px 24px 8px;font-size:18px;font-weight:bold;">${escapeHtml(subject)}</td></tr>
-${details(alert)
-  .map((line) => `<tr><td style="padding:2px 24px;font-size:14px;">${escapeHtml(line)}</td></tr>`)
-  .join('\n')}
+  const html = emailPage({
+    subject,
+    width: 560,
+    rows: `${details(alert)
+      .map(
+        (line) => `<tr><td style="padding:2px 24px;font-size:14px;">${escapeHtml(line)}</td></tr>`,
+      )
+      .join('\n')}
 ${
   pages.length > 0
     ? `<tr><td style="padding:12px 24px 4px;font-size:14px;font-weight:bold;">Viewed</td></tr>
@@ -67,10 +65,12 @@ ${
         .map((page) => `<li>${escapeHtml(page)}</li>`)
         .join('')}</ul></td></tr>`
     : ''
-}
-<tr><td style="padding:20px 24px;"><a href="${escapeHtml(alert.link)}" style="display:inline-block;background:#2563eb;color:#ffffff;text-decoration:none;padding:10px 16px;border-radius:4px;font-size:14px;">Open in Footfall</a></td></tr>
-<tr><td style="padding:12px 24px 24px;font-size:12px;color:#6b7280;border-top:1px solid #e5e7eb;">You get this because of the alert &ldquo;${escapeHtml(alert.rule.name)}&rdquo;. <a href="${escapeHtml(unsubscribeUrl)}" style="color:#6b7280;">Unsubscribe</a></td></tr>
-</table></td></tr></table></body></html>`;
+}`,
+    button: { href: alert.link, label: 'Open in Footfall' },
+    reason: 'alert',
+    ruleName: alert.rule.name,
+    unsubscribeUrl,
+  });
   return { subject, text, html };
 }
 

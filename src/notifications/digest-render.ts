@@ -1,5 +1,6 @@
 import { escapeHtml } from '../http/html.js';
 import type { DigestData, DigestOrganisation } from './digests.js';
+import { emailPage } from './email-page.js';
 import type { Alert } from './render.js';
 import { slackText, slackUrl } from './slack-text.js';
 
@@ -191,20 +192,17 @@ ${rows}
     data.more > 0
       ? `<tr><td style="padding:8px 24px;font-size:14px;">…and ${escapeHtml(plural(data.more, 'more organisation'))}.</td></tr>`
       : '';
-  const html = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:0;background:#f4f5f7;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f5f7;">
-<tr><td align="center" style="padding:24px 12px;">
-<table role="presentation" width="640" cellpadding="0" cellspacing="0" style="max-width:640px;width:100%;background:#ffffff;border-radius:6px;font-family:Arial,Helvetica,sans-serif;color:#1f2933;">
-<tr><td style="padding:24px 24px 8px;font-size:18px;font-weight:bold;">${escapeHtml(subject)}</td></tr>
-<tr><td style="padding:2px 24px 8px;font-size:14px;">${escapeHtml(summary(data))}</td></tr>
+  const html = emailPage({
+    subject,
+    width: 640,
+    rows: `<tr><td style="padding:2px 24px 8px;font-size:14px;">${escapeHtml(summary(data))}</td></tr>
 ${table}
-${more}
-<tr><td style="padding:20px 24px;"><a href="${escapeHtml(data.link)}" style="display:inline-block;background:#2563eb;color:#ffffff;text-decoration:none;padding:10px 16px;border-radius:4px;font-size:14px;">All organisations in Footfall</a></td></tr>
-<tr><td style="padding:12px 24px 24px;font-size:12px;color:#6b7280;border-top:1px solid #e5e7eb;">You get this because of the digest &ldquo;${escapeHtml(alert.rule.name)}&rdquo;. <a href="${escapeHtml(unsubscribeUrl)}" style="color:#6b7280;">Unsubscribe</a></td></tr>
-</table></td></tr></table></body></html>`;
+${more}`,
+    button: { href: data.link, label: 'All organisations in Footfall' },
+    reason: 'digest',
+    ruleName: alert.rule.name,
+    unsubscribeUrl,
+  });
   return { subject, text, html };
 }
 

@@ -1,7 +1,6 @@
+import { presentAttempts } from '../outbox/present.js';
 import type { Trigger } from './schemas.js';
 import type { DeliveryRow, RuleRow } from './store.js';
-
-type Status = 'pending' | 'delivered' | 'failed';
 
 /**
  * A Slack incoming-webhook URL is a secret (whoever has it can post into the channel), so
@@ -44,12 +43,6 @@ export function presentDelivery(row: DeliveryRow) {
     test: row.test,
     organisation_uuid: row.organisation_id,
     url: row.url,
-    status: row.status as Status,
-    attempts: row.attempts,
-    last_status_code: row.last_status_code,
-    last_error: row.last_error,
-    next_attempt_at: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
-    created_at: row.created_at.toISOString(),
-    delivered_at: row.delivered_at?.toISOString() ?? null,
+    ...presentAttempts(row),
   };
 }

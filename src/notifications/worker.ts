@@ -1,12 +1,11 @@
 import { type Kysely, sql, type UpdateObject } from 'kysely';
-import { type Config, publicOrigin } from '../config.js';
+import { publicOrigin } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { decrypt } from '../http/keys.js';
-import type { Resolver } from '../http/outbound/address-guard.js';
 import { postChecked } from '../http/outbound/post.js';
 import { sign } from '../http/outbound/signing.js';
-import type { Mailer } from '../mail/transport.js';
 import { deadline, startDeliveryLoop } from '../outbox/delivery-loop.js';
+import type { SubscriberDeps } from '../outbox/events.js';
 import { type Outcome, settle } from '../outbox/retry.js';
 import { emailOf, slackOf } from './channels.js';
 import { type Alert, renderAlert } from './render.js';
@@ -22,15 +21,7 @@ const CANDIDATES = 500;
 // One e-mail, from connecting to the server's answer to the message, must fit in this.
 const MESSAGE_SECONDS = 30;
 
-export interface NotificationWorkerDeps {
-  db: Kysely<Database>;
-  config: Config;
-  encryptionKey: Buffer;
-  mailer: Mailer | null;
-  resolve?: Resolver;
-  /** A failure of the worker's own (not of a delivery), with its error. */
-  log: (message: string, error: unknown) => void;
-}
+export type NotificationWorkerDeps = SubscriberDeps;
 
 /**
  * The notification worker: claims due deliveries (SKIP LOCKED, so any number of servers can

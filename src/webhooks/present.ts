@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { presentAttempts } from '../outbox/present.js';
 import type { DeliveryRecord } from './outbox.js';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
@@ -38,13 +39,7 @@ export function presentDelivery(row: DeliveryRecord) {
     uuid: row.id,
     event: row.event,
     workspace_uuid: row.workspace_id,
-    status: row.status as DeliveryStatus,
-    attempts: row.attempts,
-    last_status_code: row.last_status_code,
-    last_error: row.last_error,
-    next_attempt_at: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
-    created_at: row.created_at.toISOString(),
-    delivered_at: row.delivered_at?.toISOString() ?? null,
+    ...presentAttempts(row),
     redeliveries: row.redeliveries,
     redelivered_at: row.redelivered_at?.toISOString() ?? null,
   };

@@ -1,10 +1,9 @@
 import { type Kysely, type Selectable, sql, type Updateable } from 'kysely';
-import type { Config } from '../config.js';
 import type { Database, WebhookDeliveryTable } from '../db/schema.js';
-import type { Resolver } from '../http/outbound/address-guard.js';
 import { postChecked, type Sent } from '../http/outbound/post.js';
 import { sign } from '../http/outbound/signing.js';
 import { deadline, startDeliveryLoop } from '../outbox/delivery-loop.js';
+import type { SubscriberDeps } from '../outbox/events.js';
 import { settle } from '../outbox/retry.js';
 import { renderBody } from './body.js';
 import { findWebhookConfig } from './store.js';
@@ -20,14 +19,7 @@ const PER_USER = 4;
 // Due rows looked at per claim, to share the free slots among users.
 const CANDIDATES = 500;
 
-export interface WorkerDeps {
-  db: Kysely<Database>;
-  config: Config;
-  encryptionKey: Buffer;
-  resolve?: Resolver;
-  /** A failure of the worker's own (not of a delivery), with its error. */
-  log: (message: string, error: unknown) => void;
-}
+export type WorkerDeps = Omit<SubscriberDeps, 'mailer'>;
 
 type Delivery = Selectable<WebhookDeliveryTable>;
 
