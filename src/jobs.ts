@@ -55,7 +55,7 @@ export function backgroundJobs(
     registers: [registry],
   });
   // Mail of subscribers (alerts): the app's mailer when given (tests), else SMTP_URL's.
-  const notificationMailer = deps.mailer ?? createMailer(config);
+  const subscriberMailer = deps.mailer ?? createMailer(config);
   return [
     {
       // Ended sessions become events, then every event becomes its subscribers' deliveries
@@ -79,7 +79,7 @@ export function backgroundJobs(
               db,
               config,
               encryptionKey: deps.keys.encryption,
-              mailer: notificationMailer,
+              mailer: subscriberMailer,
               resolve: deps.resolve,
               log: workerFailed,
             },

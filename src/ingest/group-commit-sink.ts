@@ -29,7 +29,7 @@ export function groupCommitSink(deps: GroupCommitSinkDeps): IngestSink {
   const { config, db, identities, metrics, interest } = deps;
   // What the workspace's subscribers want recorded (null: nothing); a change applies
   // within 5 s.
-  const deliveryMode = cachedLookup((workspaceId) => interest(db, workspaceId), {
+  const cachedInterest = cachedLookup((workspaceId) => interest(db, workspaceId), {
     max: 10_000,
     ttlMs: 5_000,
   });
@@ -38,7 +38,7 @@ export function groupCommitSink(deps: GroupCommitSinkDeps): IngestSink {
   // A deadlock or serialization failure is written again here, never handed to the tracker
   // (it does not retry); a group that fails for its data is split to find the bad request.
   const writer = new GroupCommit<WriteRequest>(
-    groupWriter({ db, idleMs, identities, deliveryMode, metrics }),
+    groupWriter({ db, idleMs, identities, interest: cachedInterest, metrics }),
     {
       maxItems: 500, // requests, each with up to 100 events
       concurrency: 2,

@@ -16,7 +16,7 @@ type Connection = Kysely<Database>;
  * sessions), the visitors' latest sessions are read, and sessions are upserted and events
  * inserted in one statement. Three round trips, which is what bounds the collector's
  * throughput (docs/performance.md). For workspaces whose subscribers want events
- * (`delivering`), it answers the domain events the write causes, for the outbox:
+ * (`interested`), it answers the domain events the write causes, for the outbox:
  * `organisation.returned` for a new session of an organisation seen before, and
  * `event.tracked` per listed event when they want every event.
  */
@@ -24,7 +24,7 @@ export async function storeVisits(
   tx: Transaction<Database>,
   items: VisitEvent[],
   idleMs: number,
-  delivering: ReadonlyMap<string, Interest> = new Map(),
+  interested: ReadonlyMap<string, Interest> = new Map(),
 ): Promise<DomainEvent[]> {
   const byVisitor = new Map<string, VisitEvent[]>();
   for (const item of items) {
@@ -48,7 +48,7 @@ export async function storeVisits(
     });
   }
   const known = new Set([...latest.values()].map((session) => session.id));
-  return writeSessionsAndEvents(db, sessions, eventRows, known, delivering);
+  return writeSessionsAndEvents(db, sessions, eventRows, known, interested);
 }
 
 /** Writes prepared visit events in a transaction of their own (demo data). */
@@ -121,14 +121,14 @@ async function latestSessions(trx: Connection, visitors: string[]) {
 
 /**
  * Upserts the sessions and inserts the events in one statement. For the workspaces in
- * `delivering`, the statement also answers the deliveries they cause (see storeVisits).
+ * `interested`, the statement also answers the events they cause (see storeVisits).
  */
 async function writeSessionsAndEvents(
   trx: Connection,
   sessions: SessionState[],
   rows: { item: VisitEvent; sessionId: string }[],
   known: Set<string>,
-  delivering: ReadonlyMap<string, Interest>,
+  interested: ReadonlyMap<string, Interest>,
 ): Promise<DomainEvent[]> {
   const column = <T>(pick: (s: SessionState) => T) => sessions.map(pick);
   const upsertSessions = sql`
@@ -177,9 +177,9 @@ async function writeSessionsAndEvents(
     SELECT * FROM unnest(${attributed.map((s) => s.workspaceId)}::uuid[],
       ${attributed.map((s) => s.organisationId)}::uuid[]) AS a(workspace_id, organisation_id)`)})`;
   const fresh = attributed.filter(
-    (session) => !known.has(session.id) && delivering.has(session.workspaceId),
+    (session) => !known.has(session.id) && interested.has(session.workspaceId),
   );
-  const tracked = attributed.filter((session) => delivering.get(session.workspaceId) === 'event');
+  const tracked = attributed.filter((session) => interested.get(session.workspaceId) === 'event');
   if (fresh.length === 0 && tracked.length === 0) {
     await sql`${PREPARED}WITH upserted AS (${upsertSessions}), ${queued} ${insertEvents}`.execute(
       trx,

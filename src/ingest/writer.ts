@@ -23,11 +23,11 @@ export interface WriteRequest {
 interface GroupWrite {
   requests: WriteRequest[];
   /** The workspaces of the group whose subscribers want events, with what they want. */
-  delivering: Map<string, Interest>;
+  interested: Map<string, Interest>;
   /** Organisation ids by organisationKey(workspace, domain). */
   organisations: Map<string, string>;
   /** The domain events the group's data causes, for the outbox. */
-  deliveries: DomainEvent[];
+  events: DomainEvent[];
   /** Done once the group has committed (caches that must not hold what rolled back). */
   afterCommit: (() => void)[];
 }
@@ -43,7 +43,7 @@ export interface WriterDeps {
   idleMs: number;
   identities: Identities;
   /** What the workspace's subscribers want recorded, null: nothing (cached by the caller). */
-  deliveryMode: (workspaceId: string) => Promise<Interest | null>;
+  interest: (workspaceId: string) => Promise<Interest | null>;
   metrics: IngestMetrics;
 }
 
@@ -65,10 +65,10 @@ function phases(deps: WriterDeps): Phase[] {
       name: 'recipients',
       async run(group) {
         const workspaces = [...new Set(group.requests.map((r) => r.context.script.workspaceId))];
-        const modes = await Promise.all(workspaces.map(deps.deliveryMode));
+        const interests = await Promise.all(workspaces.map(deps.interest));
         workspaces.forEach((workspace, index) => {
-          const mode = modes[index];
-          if (mode) group.delivering.set(workspace, mode);
+          const interest = interests[index];
+          if (interest) group.interested.set(workspace, interest);
         });
       },
     },
@@ -92,7 +92,7 @@ function phases(deps: WriterDeps): Phase[] {
         );
         group.organisations = found.ids;
         for (const { workspaceId, id } of found.created) {
-          group.deliveries.push({
+          group.events.push({
             kind: 'organisation.identified',
             workspaceId,
             organisationId: id,
@@ -119,7 +119,7 @@ function phases(deps: WriterDeps): Phase[] {
         });
         // A group of requests whose events were all dropped only checks their scripts.
         if (items.length === 0) return;
-        group.deliveries.push(...(await storeVisits(tx, items, deps.idleMs, group.delivering)));
+        group.events.push(...(await storeVisits(tx, items, deps.idleMs, group.interested)));
         group.afterCommit.push(() => deps.metrics.stored.inc(items.length));
       },
     },
@@ -170,7 +170,7 @@ function phases(deps: WriterDeps): Phase[] {
         const views = group.requests.flatMap(({ context }): DomainEvent[] => {
           const organisationId = organisationOf(group, context);
           const workspaceId = context.script.workspaceId;
-          if (!organisationId || !group.delivering.has(workspaceId)) return [];
+          if (!organisationId || !group.interested.has(workspaceId)) return [];
           return context.events
             .filter((event) => event.type === 'pageview')
             .map((event) => ({
@@ -180,7 +180,7 @@ function phases(deps: WriterDeps): Phase[] {
               url: event.url,
             }));
         });
-        const events = [...group.deliveries, ...views];
+        const events = [...group.events, ...views];
         if (events.length === 0) return;
         await sql`${PREPARED}${recordEvents(eventValues(events))}`.execute(await tx.db());
       },
@@ -203,9 +203,9 @@ export function groupWriter(deps: WriterDeps): (requests: WriteRequest[]) => Pro
   const write = async (requests: WriteRequest[]) => {
     const group: GroupWrite = {
       requests,
-      delivering: new Map(),
+      interested: new Map(),
       organisations: new Map(),
-      deliveries: [],
+      events: [],
       afterCommit: [],
     };
     await inTransaction(deps.db, async (tx) => {

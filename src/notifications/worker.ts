@@ -21,8 +21,6 @@ const CANDIDATES = 500;
 // One e-mail, from connecting to the server's answer to the message, must fit in this.
 const MESSAGE_SECONDS = 30;
 
-export type NotificationWorkerDeps = SubscriberDeps;
-
 /**
  * The notification worker: claims due deliveries (SKIP LOCKED, so any number of servers can
  * run it) under a lease of NOTIFICATION_LEASE_SECONDS, renewed every third of it while the
@@ -30,7 +28,7 @@ export type NotificationWorkerDeps = SubscriberDeps;
  * loop; failures are rescheduled on the §10 schedule (WEBHOOK_RETRY_SECONDS).
  */
 export function startNotificationWorker(
-  deps: NotificationWorkerDeps,
+  deps: SubscriberDeps,
   pollMs = 500,
 ): { stop(): Promise<void> } {
   const lease = deps.config.notificationLeaseSeconds;
@@ -130,7 +128,7 @@ type Changes = UpdateObject<Database, 'notification_deliveries'>;
 class NotOurs extends Error {}
 
 async function attempt(
-  deps: NotificationWorkerDeps,
+  deps: SubscriberDeps,
   delivery: DeliveryRow,
   signal: AbortSignal,
 ): Promise<'done' | 'unfinished'> {
@@ -193,7 +191,7 @@ async function attempt(
 
 /** A Slack or webhook channel: one POST within WEBHOOK_TIMEOUT_SECONDS. */
 async function post(
-  deps: NotificationWorkerDeps,
+  deps: SubscriberDeps,
   rule: RuleRow,
   delivery: DeliveryRow,
   alert: Alert,
@@ -245,7 +243,7 @@ async function post(
  * sends only to the others. Stops when `signal` aborts: the server stops or the lease is lost.
  */
 async function sendEmails(
-  deps: NotificationWorkerDeps,
+  deps: SubscriberDeps,
   rule: RuleRow,
   delivery: DeliveryRow,
   alert: Alert,

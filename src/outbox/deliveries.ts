@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { affectedRows } from '../db/affected.js';
 import type { Database } from '../db/schema.js';
 
 /**
@@ -23,8 +24,6 @@ export async function deliveryTables(db: Db): Promise<string[]> {
     ORDER BY c.table_name`.execute(db);
   return rows.map((row) => row.table);
 }
-
-const count = (result: { numAffectedRows?: bigint }) => Number(result.numAffectedRows ?? 0n);
 
 /** A deleted workspace: no subscriber sends anything more about it (sent ones stay, for now). */
 export async function dropPendingDeliveries(trx: Db, workspaceId: string): Promise<void> {
@@ -55,7 +54,7 @@ export async function forgetDeliveries(
         AND (d.session_id = ANY(${sessionIds}::uuid[]) OR d::text ILIKE ANY(${patterns}::text[]))`.execute(
       trx,
     );
-    deleted += count(result);
+    deleted += affectedRows(result);
   }
   return deleted;
 }

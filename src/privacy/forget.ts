@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { affectedRows } from '../db/affected.js';
 import { likeContaining } from '../db/like.js';
 import type { Database } from '../db/schema.js';
 import { isEmailAddress } from '../http/email-address.js';
@@ -24,8 +25,6 @@ export interface Forgotten {
 // A person is a handful of addresses and browsers; past these, the links join many people
 // (a shared computer, a typo'd address), and guessing would delete someone else.
 const LIMITS = { rounds: 10, emails: 50, visitors: 500 };
-
-const count = (result: { numAffectedRows?: bigint }) => Number(result.numAffectedRows ?? 0n);
 
 /**
  * The person behind an address or a browser: every address and every visitor id (browser)
@@ -127,16 +126,17 @@ export async function forgetPerson(
       WHERE c.workspace_id = ${workspaceId} AND jsonb_typeof(c.traits) = 'object'
         AND c.traits::text ILIKE ANY(${byAnything}::text[])`.execute(trx);
     // Organisations lost sessions or values: the segments are computed again.
-    if (sessionIds.length > 0 || count(values) > 0) await markSegmentsStale(trx, workspaceId);
+    if (sessionIds.length > 0 || affectedRows(values) > 0)
+      await markSegmentsStale(trx, workspaceId);
     return {
       emails,
       visitors,
-      contacts: count(contacts),
+      contacts: affectedRows(contacts),
       sessions: sessionIds.length,
-      events: count(events),
+      events: affectedRows(events),
       deliveries,
-      custom_field_values: count(values),
-      contact_traits: count(traits),
+      custom_field_values: affectedRows(values),
+      contact_traits: affectedRows(traits),
     };
   });
 }

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { affectedRows } from '../db/affected.js';
 import type { Database } from '../db/schema.js';
 import { dropPendingDeliveries } from '../outbox/deliveries.js';
 
@@ -88,7 +89,7 @@ export async function purgeDeletedWorkspace(
         DELETE FROM ${sql.table(table)} WHERE (tableoid, ctid) IN (
           SELECT tableoid, ctid FROM ${sql.table(table)}
           WHERE workspace_id = ${workspace.id} LIMIT ${BATCH})`.execute(db);
-      const count = Number(result.numAffectedRows ?? 0n);
+      const count = affectedRows(result);
       removed += count;
       if (count < BATCH) break;
     }
