@@ -162,6 +162,25 @@ export class LookupQueue {
     this.metrics = queueMetrics(deps.registry, () => this.pending.size + this.active.size);
   }
 
+  /**
+   * Adds a visitor to an address already waiting for or in its lookups, whose answers are
+   * therefore not all in the caches yet; false when the address is not queued.
+   */
+  join(address: string, visitor: WaitingVisitor | null): boolean {
+    const entry = this.active.get(address) ?? this.pending.get(address);
+    if (!entry || this.state === 'stopped') return false;
+    if (visitor) this.addVisitor(entry, visitor);
+    return true;
+  }
+
+  private addVisitor(entry: Entry, visitor: WaitingVisitor): void {
+    const key = `${visitor.workspaceId} ${visitor.visitorId}`;
+    if (entry.visitors.has(key)) return;
+    if (entry.visitors.size >= this.limits.visitorsPerAddress) {
+      this.metrics.dropped.inc({ reason: 'visitors_full' });
+    } else entry.visitors.set(key, visitor);
+  }
+
   /** Asks for lookups of an address on behalf of a visitor (null: nobody waits for them). */
   want(address: string, needs: Need[], visitor: WaitingVisitor | null, asn?: number): void {
     if (this.state === 'stopped') return;
@@ -176,14 +195,7 @@ export class LookupQueue {
     }
     for (const need of needs) entry.needs.add(need);
     if (asn !== undefined) entry.asn = asn;
-    if (visitor) {
-      const key = `${visitor.workspaceId} ${visitor.visitorId}`;
-      if (entry.visitors.has(key)) {
-        // already waiting
-      } else if (entry.visitors.size >= this.limits.visitorsPerAddress) {
-        this.metrics.dropped.inc({ reason: 'visitors_full' });
-      } else entry.visitors.set(key, visitor);
-    }
+    if (visitor) this.addVisitor(entry, visitor);
     this.pump();
   }
 
@@ -240,9 +252,10 @@ export class LookupQueue {
       this.later(restMs, () => this.requeue(entry));
       return;
     }
-    const hint = await this.deps.resolve(entry.address);
-    // From here on a visit from this address is named from the caches, not queued again.
+    // From here on a visit from this address is named from the caches, not queued again
+    // (and the resolver, which a queued address answers LATER, reads them).
     this.active.delete(entry.address);
+    const hint = await this.deps.resolve(entry.address);
     if (!hint) return;
     // A lookup answered from the caches ends before the visit that asked for it is
     // written: the first attribution waits for the writer, a second one catches sessions

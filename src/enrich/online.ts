@@ -79,6 +79,8 @@ export function onlineSignalsResolver(deps: OnlineDeps): Resolver {
     name: 'online_signals',
     async resolve(clues) {
       if (!mayLookUp(deps.config, clues.ip)) return null;
+      // Already being looked up: its answers are not all in yet (the caches need not be read).
+      if (deps.queue.join(clues.ip, waiting(clues))) return LATER;
       const ptr = deps.caches.reverseDns(clues.ip);
       const network = deps.caches.network(clues.ip);
       const missing: Need[] = [];
