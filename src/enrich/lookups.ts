@@ -93,8 +93,17 @@ interface Entry {
   since: number;
   needs: Set<Need>;
   asn: number | null;
-  visitors: Map<string, WaitingVisitor>;
+  /** Visitor ids by workspace: looked up without making a key per visit. */
+  visitors: Map<string, Set<string>>;
+  /** How many visitors wait, over every workspace. */
+  waiting: number;
 }
+
+/** The visitors waiting on an entry, as a list. */
+const visitorsOf = (entry: Entry): WaitingVisitor[] =>
+  [...entry.visitors].flatMap(([workspaceId, ids]) =>
+    [...ids].map((visitorId) => ({ workspaceId, visitorId })),
+  );
 
 const NO_PTR: Signal = { signal: 'reverse_dns', value: '', verdict: 'none' };
 
@@ -174,11 +183,18 @@ export class LookupQueue {
   }
 
   private addVisitor(entry: Entry, visitor: WaitingVisitor): void {
-    const key = `${visitor.workspaceId} ${visitor.visitorId}`;
-    if (entry.visitors.has(key)) return;
-    if (entry.visitors.size >= this.limits.visitorsPerAddress) {
+    let ids = entry.visitors.get(visitor.workspaceId);
+    if (ids?.has(visitor.visitorId)) return;
+    if (entry.waiting >= this.limits.visitorsPerAddress) {
       this.metrics.dropped.inc({ reason: 'visitors_full' });
-    } else entry.visitors.set(key, visitor);
+      return;
+    }
+    if (!ids) {
+      ids = new Set();
+      entry.visitors.set(visitor.workspaceId, ids);
+    }
+    ids.add(visitor.visitorId);
+    entry.waiting += 1;
   }
 
   /** Asks for lookups of an address on behalf of a visitor (null: nobody waits for them). */
@@ -190,7 +206,14 @@ export class LookupQueue {
         this.metrics.dropped.inc({ reason: 'queue_full' });
         return;
       }
-      entry = { address, since: Date.now(), needs: new Set(), asn: null, visitors: new Map() };
+      entry = {
+        address,
+        since: Date.now(),
+        needs: new Set(),
+        asn: null,
+        visitors: new Map(),
+        waiting: 0,
+      };
       this.pending.set(address, entry);
     }
     for (const need of needs) entry.needs.add(need);
@@ -271,14 +294,14 @@ export class LookupQueue {
 
   private async attribute(hint: OrganisationHint, entry: Entry): Promise<void> {
     try {
-      this.metrics.attributed.inc(await this.deps.attribute(hint, [...entry.visitors.values()]));
+      this.metrics.attributed.inc(await this.deps.attribute(hint, visitorsOf(entry)));
     } catch (error) {
       this.deps.log(`lookups: attribution failed (${described(error)})`);
     }
   }
 
   private requeue(entry: Entry): void {
-    const visitors = [...entry.visitors.values()];
+    const visitors = visitorsOf(entry);
     const needs = [...entry.needs];
     if (visitors.length === 0) this.want(entry.address, needs, null, entry.asn ?? undefined);
     for (const visitor of visitors)

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import { isPublicAddress } from '../http/outbound/address-guard.js';
 import type { OrganisationHint } from '../identify/ip-ranges.js';
@@ -30,7 +31,19 @@ export function mayLookUp(
   config: Pick<Config, 'onlineLookups' | 'allowPrivateWebhooks'>,
   address: string,
 ): boolean {
-  return config.onlineLookups && (config.allowPrivateWebhooks || isPublicAddress(address));
+  return config.onlineLookups && (config.allowPrivateWebhooks || isPublic(address));
+}
+
+// Whether an address is public, for the addresses seen lately: parsing one costs a few
+// microseconds, on every visit of an unnamed visitor (docs/performance.md).
+const publicAddresses = new LRUCache<string, boolean>({ max: 10_000 });
+function isPublic(address: string): boolean {
+  let known = publicAddresses.get(address);
+  if (known === undefined) {
+    known = isPublicAddress(address);
+    publicAddresses.set(address, known);
+  }
+  return known;
 }
 
 const waiting = (clues: VisitClues): WaitingVisitor | null =>
