@@ -5,7 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { checkRouteListed, enforceRoles } from './accounts/permissions.js';
 import { accountRoutes, inviteRoutes } from './accounts/routes.js';
 import { authenticate } from './auth/authenticate.js';
@@ -16,6 +16,7 @@ import { Contact } from './contacts/schemas.js';
 import { customFieldRoutes } from './custom-fields/routes.js';
 import { CustomField, CustomFieldValue } from './custom-fields/schemas.js';
 import { DatabaseOutage } from './db/outage.js';
+import type { Database } from './db/schema.js';
 import { demoRoutes } from './demo/routes.js';
 import { exportRoutes } from './exports/routes.js';
 import type { Api, AppDeps } from './http/api.js';
@@ -43,7 +44,9 @@ import { organisationRoutes } from './organisations/routes.js';
 import { Organisation } from './organisations/schemas.js';
 import { organisationExists } from './organisations/store.js';
 import { interestOf } from './outbox/events.js';
+import { markScoringStale, queueForScoring } from './outbox/scoring-queue.js';
 import { markSegmentsStale } from './outbox/segment-queue.js';
+import { scoringRoutes } from './scoring/routes.js';
 import { FiltersSchema } from './segments/filters.js';
 import { refreshOrganisations } from './segments/membership.js';
 import { Segment, SegmentWithFilters, segmentRoutes } from './segments/routes.js';
@@ -235,10 +238,16 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     workspaceRoutes(api, deps);
     demoRoutes(api, deps);
     installationRoutes(api, deps);
-    // Segments evaluate conditions on custom fields: they are told of changes.
+    // Segments and scoring rules evaluate conditions on custom fields: they are told of changes.
     const customFieldListeners = {
-      fieldsChanged: markSegmentsStale,
-      valuesChanged: refreshOrganisations,
+      fieldsChanged: async (db: Kysely<Database>, workspaceId: string) => {
+        await markSegmentsStale(db, workspaceId);
+        await markScoringStale(db, workspaceId);
+      },
+      valuesChanged: async (trx: Kysely<Database>, workspaceId: string, ids: string[]) => {
+        await refreshOrganisations(trx, workspaceId, ids);
+        await queueForScoring(trx, workspaceId, ids);
+      },
     };
     customFieldRoutes(api, deps, customFieldListeners);
     customValueRoutes(api, deps, customFieldListeners);
@@ -248,6 +257,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     sessionRoutes(api, deps, { segmentExists, organisationExists });
     statsRoutes(api, deps);
     organisationRoutes(api, deps);
+    scoringRoutes(api, deps);
     contactRoutes(api, deps);
     exportRoutes(api, deps);
     webhookRoutes(api, deps);

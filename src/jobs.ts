@@ -13,8 +13,9 @@ import { configuredDns } from './http/outbound/dns.js';
 import { createMailer } from './mail/transport.js';
 import { sendDueDigests } from './notifications/digests.js';
 import { FAN_OUT_BATCH, fanOut } from './outbox/events.js';
-import { queueDomainForSegments } from './outbox/segment-queue.js';
+import { queueChangedDomain } from './outbox/segment-queue.js';
 import { runRetentionIfDue } from './privacy/retention.js';
+import { runScoringRound } from './scoring/job.js';
 import { runSegmentWorker } from './segments/worker.js';
 import { recordEndedSessions } from './sessions/ended.js';
 import { SUBSCRIBERS } from './subscribers.js';
@@ -118,6 +119,17 @@ export function backgroundJobs(
         ),
     },
     {
+      // Lead scores (contract §17): full re-scores when rules change or hourly, and the
+      // organisations whose visits or attributes moved; every server, under locks.
+      name: 'scoring',
+      everyMs: 5_000,
+      run: (stopping) =>
+        runScoringRound(db, stopping, (workspaceId, reason) =>
+          // Ids and an SQLSTATE only: the failing value may be personal data.
+          log.error(`scoring: workspace ${workspaceId} skipped (${reason}); tried again later`),
+        ),
+    },
+    {
       name: 'workspace-purge',
       everyMs: 2_000,
       run: async (stopping) => {
@@ -159,7 +171,7 @@ export function backgroundJobs(
                 db,
                 allowPrivate: config.allowPrivateWebhooks,
                 resolve: configuredDns(config).resolver,
-                profileChanged: (domain) => queueDomainForSegments(db, domain),
+                profileChanged: (domain) => queueChangedDomain(db, domain),
               },
               (domain, error) =>
                 workerFailed(`company-sites: ${domain} not stored (${error.message})`, error),

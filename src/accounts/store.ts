@@ -1,6 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database, Role } from '../db/schema.js';
 import { unprocessable } from '../http/errors.js';
+import { isUuid } from '../http/validation.js';
 
 export interface Member {
   id: string;
@@ -24,6 +25,26 @@ export async function membershipOf(
     .where('w.deleted_at', 'is', null)
     .executeTakeFirst();
   return row?.role;
+}
+
+/**
+ * A member of the workspace named by uuid or `me` (the caller): the member's id; 422 on
+ * `field` when it names nobody who is a member.
+ */
+export async function memberNamed(
+  db: Kysely<Database>,
+  workspaceId: string,
+  callerId: string,
+  value: string,
+  field: string,
+): Promise<string> {
+  const id = value === 'me' ? callerId : value;
+  if (!isUuid(id) || !(await membershipOf(db, id, workspaceId))) {
+    throw unprocessable({
+      [field]: ['The owner must be a member of the workspace (a uuid, or me).'],
+    });
+  }
+  return id;
 }
 
 export async function listMembers(db: Kysely<Database>, workspaceId: string): Promise<Member[]> {

@@ -13,7 +13,7 @@ import { workspaceDomains } from '../enrich/site-store.js';
 import { configuredDns } from '../http/outbound/dns.js';
 import { isUuid } from '../http/validation.js';
 import { registrableDomain } from '../identify/companies.js';
-import { queueDomainForSegments } from '../outbox/segment-queue.js';
+import { queueChangedDomain } from '../outbox/segment-queue.js';
 import { workspaceExists } from '../workspaces/store.js';
 import { type Settings, withDatabase } from './database.js';
 
@@ -50,7 +50,7 @@ async function enrich(db: Kysely<Database>, config: Config, options: EnrichOptio
     db,
     allowPrivate: config.allowPrivateWebhooks,
     resolve: configuredDns(config).resolver,
-    profileChanged: (domain) => queueDomainForSegments(db, domain),
+    profileChanged: (domain) => queueChangedDomain(db, domain),
   };
   const bar = new SingleBar(
     {

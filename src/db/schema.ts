@@ -38,6 +38,10 @@ export interface Database {
   stats_visitor_days: StatsVisitorDayTable;
   stats_visitor_counts: StatsVisitorCountTable;
   notification_rules: NotificationRuleTable;
+  scoring_settings: ScoringSettingsTable;
+  scoring_runs: ScoringRunTable;
+  scoring_queue: ScoringQueueTable;
+  excluded_domains: ExcludedDomainTable;
   notification_deliveries: NotificationDeliveryTable;
   notification_last_alerts: NotificationLastAlertTable;
   digest_periods: DigestPeriodTable;
@@ -215,6 +219,49 @@ export interface OrganisationTable {
     string
   >;
   created_at: CreatedAt;
+  /** The lead score (contract §17), kept by the scoring job (src/scoring/). */
+  score: Generated<number>;
+  score_reasons: ColumnType<ScoreReason[], string | undefined, string>;
+  /** A workspace member who owns the organisation. */
+  owner_id: string | null;
+  status: Generated<OrganisationStatus>;
+  /** The status came from the workspace's excluded domains, not from a person. */
+  excluded: Generated<boolean>;
+  scored_activity: ColumnType<string, never, number | string>;
+}
+
+export const ORGANISATION_STATUSES = ['lead', 'customer', 'competitor', 'hidden'] as const;
+export type OrganisationStatus = (typeof ORGANISATION_STATUSES)[number];
+
+/** One line of an organisation's score: a rule's name or a key page, and its points. */
+export interface ScoreReason {
+  reason: string;
+  points: number;
+}
+
+/** A workspace's scoring rules and key pages, once an admin saved them. */
+export interface ScoringSettingsTable {
+  workspace_id: string;
+  rules: ColumnType<unknown, string, string>;
+  key_pages: ColumnType<unknown, string, string>;
+  changed_at: Generated<Date>;
+}
+
+/** When a workspace was last scored in full. */
+export interface ScoringRunTable {
+  workspace_id: string;
+  scored_at: Date;
+}
+
+/** Organisations whose score may have changed (tags, custom values, owner, profile). */
+export interface ScoringQueueTable {
+  workspace_id: string;
+  organisation_id: string;
+}
+
+export interface ExcludedDomainTable {
+  workspace_id: string;
+  domain: string;
 }
 
 export interface IpRangeTable {
@@ -474,6 +521,14 @@ export interface NotificationRuleTable {
   timezone: Generated<string>;
   created_at: CreatedAt;
   updated_at: Generated<Date>;
+  /** The member who made the rule (`me` of a digest's owner filter). */
+  created_by: string | null;
+  /** Digests: only organisations this member owns. */
+  owner_id: string | null;
+  /** E-mail: to the organisation's owner (the addresses in email_to when it has none). */
+  email_to_owner: Generated<boolean>;
+  /** Owners' addresses that unsubscribed from a to_owner rule. */
+  email_unsubscribed: Generated<string[]>;
 }
 
 export interface NotificationDeliveryTable extends DeliveryAttemptColumns {

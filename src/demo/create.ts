@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { createUser, findUserByEmail } from '../auth/users.js';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
@@ -146,11 +146,32 @@ export async function createDemoWorkspace(
     usageLimit: options.usageLimit,
   });
   try {
-    return { workspaceId: workspace.id, ...(await fillDemoWorkspace(db, workspace.id, options)) };
+    const filled = await fillDemoWorkspace(db, workspace.id, options);
+    await giveDemoAccounts(db, workspace.id, userId);
+    return { workspaceId: workspace.id, ...filled };
   } catch (error) {
     await deleteWorkspace(db, workspace.id);
     throw error;
   }
+}
+
+/**
+ * Its maker owns a few of the demo's companies ("My accounts") and one of them is already a
+ * customer, so the lead feed shows what owners and statuses do (contract §17).
+ */
+async function giveDemoAccounts(
+  db: Kysely<Database>,
+  workspaceId: string,
+  userId: string,
+): Promise<void> {
+  await sql`
+    WITH mine AS (
+      SELECT id, row_number() OVER (ORDER BY domain) AS n FROM organisations
+      WHERE workspace_id = ${workspaceId} ORDER BY domain LIMIT 5
+    )
+    UPDATE organisations o
+    SET owner_id = ${userId}, status = CASE WHEN mine.n = 5 THEN 'customer' ELSE 'lead' END
+    FROM mine WHERE o.workspace_id = ${workspaceId} AND o.id = mine.id`.execute(db);
 }
 
 /**

@@ -3,12 +3,13 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { publicOrigin } from '../config.js';
 import type { Api, AppDeps } from '../http/api.js';
+import { userOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { dashboardLink } from '../http/links.js';
 import { errorResponses, WorkspaceParams } from '../http/schemas.js';
 import type { WorkspaceRow } from '../http/workspace.js';
 import { requireWorkspace } from '../http/workspace.js';
-import { AdHocQuery, adHocFilters } from '../organisations/list.js';
+import { AdHocQuery, adHocFilters, listChoices } from '../organisations/list.js';
 import { segmentExists } from '../segments/store.js';
 import { dateRange } from '../sessions/dates.js';
 import { BOM, type Cell, csvRow } from './csv.js';
@@ -58,9 +59,10 @@ export function exportRoutes(app: Api, deps: AppDeps): void {
       const range = dateRange(query, false);
       const segmentId = await segment(workspace.id, query.segmentUuid);
       const filters = await adHocFilters(deps.db, workspace.id, query);
+      const choices = await listChoices(deps.db, workspace.id, userOf(request), query);
       const rows = organisationRows(
         deps.db,
-        { workspaceId: workspace.id, name: query.name, range, segmentId, filters },
+        { workspaceId: workspace.id, name: query.name, range, segmentId, filters, ...choices },
         (id) => dashboardLink(base, workspace.id, id),
       );
       return sendCsv(reply, fileName(workspace, 'organisations'), rows);

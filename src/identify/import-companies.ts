@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { parse } from 'csv-parse';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { markScoringStale } from '../outbox/scoring-queue.js';
 import { markSegmentsStale } from '../outbox/segment-queue.js';
 import { type CompanyRow, companyRow, upsertCompanies } from './companies.js';
 import type { ImportSummary } from './import-ip-ranges.js';
@@ -43,7 +44,10 @@ export async function importCompanies(
   }
   await flush();
   // Profiles changed: segments on name, industry, size or country are computed again.
-  if (summary.taken > 0) await markSegmentsStale(db);
+  if (summary.taken > 0) {
+    await markSegmentsStale(db);
+    await markScoringStale(db);
+  }
   return summary;
 }
 

@@ -106,16 +106,19 @@ function digestData(alert: Alert): DigestData {
         sessions: 2,
         pageviews: 7,
         last_seen: alert.created_at,
+        score: 40,
+        pages: ['https://example.com/pricing'],
         link: alert.link,
       },
     ],
+    owner: null,
     more: 0,
     link: alert.link,
   };
 }
 
 export function digestSubject(alert: Alert, data = digestData(alert)): string {
-  const kind = data.digest === 'weekly' ? 'Weekly digest' : 'Daily digest';
+  const kind = `${data.digest === 'weekly' ? 'Weekly digest' : 'Daily digest'}${data.owner ? ' of my accounts' : ''}`;
   const count = data.totals.organisations;
   const who = count === 0 ? 'no organisations' : plural(count, 'organisation');
   const when = periodLabel(data);
@@ -131,6 +134,7 @@ function summary(data: DigestData): string {
 
 function facts(org: DigestOrganisation, zone: string): string[] {
   return [
+    `score ${org.score}`,
     ...(org.industry ? [org.industry] : []),
     ...(org.country ? [countryName(org.country)] : []),
     plural(org.sessions, 'session'),
@@ -151,6 +155,7 @@ export function digestEmailOf(alert: Alert, unsubscribeUrl: string) {
       '',
       `${index + 1}. ${org.name}${org.domain && org.domain !== org.name ? ` (${org.domain})` : ''}`,
       `   ${facts(org, data.timezone).join(' · ')}`,
+      ...(org.pages.length > 0 ? [`   Read: ${org.pages.join(', ')}`] : []),
       `   ${org.link}`,
     ]),
     ...(data.more > 0 ? ['', `…and ${plural(data.more, 'more organisation')}: ${data.link}`] : []),
@@ -171,7 +176,12 @@ export function digestEmailOf(alert: Alert, unsubscribeUrl: string) {
         org.domain && org.domain !== org.name
           ? `<br><span style="color:#6b7280;font-size:12px;">${escapeHtml(org.domain)}</span>`
           : ''
+      }${
+        org.pages.length > 0
+          ? `<br><span style="color:#6b7280;font-size:12px;">Read: ${org.pages.map(escapeHtml).join(', ')}</span>`
+          : ''
       }</td>
+<td style="${number}">${org.score}</td>
 <td style="${cell}">${escapeHtml(org.industry)}</td>
 <td style="${cell}">${escapeHtml(countryName(org.country))}</td>
 <td style="${number}">${org.sessions.toLocaleString('en')}</td>
@@ -185,7 +195,7 @@ export function digestEmailOf(alert: Alert, unsubscribeUrl: string) {
       ? ''
       : `<tr><td style="padding:8px 18px;">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;font-family:Arial,Helvetica,sans-serif;color:#1f2933;">
-<tr><th style="${head}">Organisation</th><th style="${head}">Industry</th><th style="${head}">Country</th><th style="${head}text-align:right;">Sessions</th><th style="${head}text-align:right;">Page views</th><th style="${head}text-align:right;">Last seen</th></tr>
+<tr><th style="${head}">Organisation</th><th style="${head}text-align:right;">Score</th><th style="${head}">Industry</th><th style="${head}">Country</th><th style="${head}text-align:right;">Sessions</th><th style="${head}text-align:right;">Page views</th><th style="${head}text-align:right;">Last seen</th></tr>
 ${rows}
 </table></td></tr>`;
   const more =

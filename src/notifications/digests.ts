@@ -22,8 +22,15 @@ export interface DigestOrganisation {
   pageviews: number;
   /** The end of its last session that started in the period. */
   last_seen: string;
+  /** Its lead score (contract §17). */
+  score: number;
+  /** What it read in the period: its most viewed pages, up to PAGES_LISTED. */
+  pages: string[];
   link: string;
 }
+
+/** Pages listed per organisation in a digest. */
+export const PAGES_LISTED = 5;
 
 /** What a digest delivery carries (`data`); the webhook channel sends it as it is. */
 export interface DigestData {
@@ -31,7 +38,9 @@ export interface DigestData {
   timezone: string;
   period: { first_day: string; last_day: string; start: string; end: string };
   totals: { organisations: number; sessions: number; pageviews: number };
-  /** The first DIGEST_LIMIT, most sessions first, then by name. */
+  /** Only the organisations this member owns ("My accounts"), or null. */
+  owner: { uuid: string; name: string } | null;
+  /** The first DIGEST_LIMIT: most sessions first (highest score first with an owner), then by name. */
   organisations: DigestOrganisation[];
   /** Organisations that visited but are not listed. */
   more: number;
@@ -45,6 +54,7 @@ export interface DigestRule {
   trigger: DigestKind;
   timezone: string;
   segment_id: string | null;
+  owner_id: string | null;
 }
 
 /**
@@ -63,6 +73,10 @@ export async function digestOf(
     ? sql`AND EXISTS (SELECT 1 FROM segment_members m WHERE m.workspace_id = s.workspace_id
         AND m.segment_id = ${rule.segment_id} AND m.organisation_id = s.organisation_id)`
     : sql``;
+  // My accounts: what the owner looks at first is the best lead.
+  const order = rule.owner_id
+    ? sql`score DESC, sessions DESC, name, organisation_id`
+    : sql`sessions DESC, name, organisation_id`;
   const { rows } = await sql<{
     id: string;
     name: string;
@@ -72,6 +86,8 @@ export async function digestOf(
     sessions: number;
     pageviews: number;
     last_seen: Date;
+    score: number;
+    pages: string[] | null;
     organisations: number;
     all_sessions: number;
     all_pageviews: number;
@@ -86,10 +102,12 @@ export async function digestOf(
       GROUP BY s.organisation_id
     ), named AS (
       -- The name as the API shows it (organisations/read.ts nameOf).
-      SELECT v.*, o.domain, ${profileName} AS name,
+      -- Leads only (contract §17), the owner's when the rule names one.
+      SELECT v.*, o.domain, o.score, ${profileName} AS name,
         coalesce(c.industry, '') AS industry, ${profileCountry} AS country
       FROM visited v
       JOIN organisations o ON o.workspace_id = ${rule.workspace_id} AND o.id = v.organisation_id
+        AND o.status = 'lead' ${rule.owner_id ? sql`AND o.owner_id = ${rule.owner_id}` : sql``}
       ${profileJoins}
     ), totals AS (
       SELECT count(*)::int AS organisations, coalesce(sum(sessions), 0)::int AS all_sessions,
@@ -97,11 +115,22 @@ export async function digestOf(
       FROM named
     )
     SELECT l.organisation_id AS id, l.name, l.domain, l.industry, l.country, l.sessions,
-      l.pageviews, l.last_seen, t.*
+      l.pageviews, l.last_seen, l.score, p.pages, t.*
     FROM totals t LEFT JOIN LATERAL (
-      SELECT * FROM named ORDER BY sessions DESC, name, organisation_id LIMIT ${DIGEST_LIMIT}
+      SELECT * FROM named ORDER BY ${order} LIMIT ${DIGEST_LIMIT}
     ) l ON true
-    ORDER BY l.sessions DESC, l.name, l.organisation_id`.execute(db);
+    LEFT JOIN LATERAL (
+      SELECT array_agg(url ORDER BY views DESC, url) AS pages FROM (
+        SELECT e.url, count(*) AS views FROM sessions s
+        JOIN events e ON e.workspace_id = s.workspace_id AND e.session_id = s.id
+        WHERE s.workspace_id = ${rule.workspace_id} AND s.organisation_id = l.organisation_id
+          AND s.started_at >= ${period.start.toISOString()}::timestamptz
+          AND s.started_at < ${period.end.toISOString()}::timestamptz AND e.type = 'pageview'
+        GROUP BY e.url ORDER BY views DESC, e.url LIMIT ${PAGES_LISTED}) read
+    ) p ON true
+    ORDER BY ${rule.owner_id ? sql`l.score DESC, ` : sql``}l.sessions DESC, l.name, l.organisation_id`.execute(
+    db,
+  );
   const totals = rows[0] ?? { organisations: 0, all_sessions: 0, all_pageviews: 0 };
   const listed = rows.filter((row) => row.id !== null);
   return {
@@ -127,11 +156,23 @@ export async function digestOf(
       sessions: row.sessions,
       pageviews: row.pageviews,
       last_seen: row.last_seen.toISOString(),
+      score: row.score,
+      pages: row.pages ?? [],
       link: dashboardLink(base, rule.workspace_id, row.id),
     })),
+    owner: rule.owner_id ? await ownerOf(db, rule.owner_id) : null,
     more: totals.organisations - listed.length,
     link: dashboardLink(base, rule.workspace_id),
   };
+}
+
+async function ownerOf(db: Kysely<Database>, userId: string) {
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'name'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return { uuid: userId, name: user?.name ?? '' };
 }
 
 export interface DigestJobDeps {
@@ -152,7 +193,15 @@ export async function sendDueDigests(deps: DigestJobDeps, now = new Date()): Pro
   const rules = await db
     .selectFrom('notification_rules as r')
     .innerJoin('workspaces as w', 'w.id', 'r.workspace_id')
-    .select(['r.workspace_id', 'r.id', 'r.trigger', 'r.timezone', 'r.segment_id', 'r.created_at'])
+    .select([
+      'r.workspace_id',
+      'r.id',
+      'r.trigger',
+      'r.timezone',
+      'r.segment_id',
+      'r.owner_id',
+      'r.created_at',
+    ])
     .where('r.enabled', '=', true)
     .where('r.trigger', 'in', ['digest.daily', 'digest.weekly'])
     .where('w.deleted_at', 'is', null)

@@ -72,6 +72,9 @@ export function notificationDeliveries(events: RawBuilder<unknown>): RawBuilder<
  * period_start, period_end, data, test), as alertValues and alertRows make.
  * - filter.segment_uuid: the organisation is a member (segment.entered: it entered that one);
  * - filter.url_contains (page.visited): the URL contains it, ignoring case;
+ * - only leads (customers, competitors and hidden organisations are never alerted about),
+ *   owned by filter.owner when the rule has one; a to_owner rule without addresses only
+ *   about organisations that have an owner;
  * - one alert per rule and organisation per 12 hours (digests and tests are not alerts
  *   about an organisation and always go out), one per rule and organisation per call.
  */
@@ -94,6 +97,12 @@ export function enqueueNotifications(rows: RawBuilder<unknown>): RawBuilder<unkn
       JOIN notification_rules r ON r.workspace_id = c.workspace_id AND r.trigger = c.trigger
         AND (r.enabled OR c.test) AND (c.rule_id IS NULL OR r.id = c.rule_id)
       WHERE (c.organisation_id IS NOT NULL OR c.test OR c.trigger LIKE 'digest.%')
+        -- Alerts are about leads (contract §17), of the rule's owner when it names one, and
+        -- a to_owner rule without addresses has nobody to tell about an unowned one.
+        AND (c.test OR c.trigger LIKE 'digest.%' OR EXISTS (SELECT 1 FROM organisations o
+          WHERE o.workspace_id = c.workspace_id AND o.id = c.organisation_id
+            AND o.status = 'lead' AND (r.owner_id IS NULL OR o.owner_id = r.owner_id)
+            AND (NOT r.email_to_owner OR o.owner_id IS NOT NULL OR r.email_to <> '{}')))
         AND (c.trigger <> 'page.visited' OR r.url_contains IS NULL
              OR strpos(lower(c.url), lower(r.url_contains)) > 0)
         AND (r.segment_id IS NULL OR c.test OR c.trigger LIKE 'digest.%' OR CASE

@@ -15,7 +15,7 @@ export function maskUrl(url: string): string {
 export function presentRule(row: RuleRow, slackUrl: string | null) {
   const channel =
     row.channel_type === 'email'
-      ? { type: 'email' as const, to: row.email_to }
+      ? { type: 'email' as const, to: row.email_to, to_owner: row.email_to_owner }
       : row.channel_type === 'slack'
         ? { type: 'slack' as const, webhook_url: slackUrl ? maskUrl(slackUrl) : '' }
         : {
@@ -28,7 +28,7 @@ export function presentRule(row: RuleRow, slackUrl: string | null) {
     name: row.name,
     enabled: row.enabled,
     trigger: row.trigger as Trigger,
-    filter: { segment_uuid: row.segment_id, url_contains: row.url_contains },
+    filter: { segment_uuid: row.segment_id, url_contains: row.url_contains, owner: row.owner_id },
     channel,
     timezone: row.timezone,
     created_at: row.created_at.toISOString(),

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { memberNamed } from '../accounts/store.js';
 import type { Database } from '../db/schema.js';
 import { type Allowance, spend } from '../http/allowances.js';
 import type { Api, AppDeps } from '../http/api.js';
@@ -25,11 +26,13 @@ import {
 import {
   deleteRule,
   findDelivery,
+  findMyDigest,
   findRule,
   insertRule,
   listRules,
   type RuleRow,
   ruleDeliveries,
+  saveMyDigest,
   updateRule,
 } from './store.js';
 
@@ -85,6 +88,15 @@ export function notificationRoutes(app: Api, deps: AppDeps, checks: Notification
       });
     }
   };
+  /** filter.owner: a member (uuid or `me`, the caller) stored as the uuid; null for none. */
+  const ownerFilter = async (
+    request: FastifyRequest,
+    workspaceId: string,
+    owner: string | null | undefined,
+  ) =>
+    owner === undefined || owner === null
+      ? owner
+      : memberNamed(deps.db, workspaceId, userOf(request), owner, 'filter.owner');
   const checkTimezone = (zone: string) => {
     if (!isTimezone(zone)) {
       throw unprocessable({ timezone: ['The timezone field must be an IANA time zone.'] });
@@ -136,6 +148,7 @@ export function notificationRoutes(app: Api, deps: AppDeps, checks: Notification
       const timezone = body.timezone ?? 'UTC';
       checkTimezone(timezone);
       await checkSegment(workspace.id, segmentId);
+      const ownerId = await ownerFilter(request, workspace.id, body.filter?.owner);
       const channel = await channelValues(body.channel, channelContext());
       const row = await insertRule(deps.db, workspace.id, {
         name,
@@ -143,7 +156,10 @@ export function notificationRoutes(app: Api, deps: AppDeps, checks: Notification
         trigger: body.trigger,
         segment_id: segmentId,
         url_contains: urlContains,
+        owner_id: ownerId ?? null,
         timezone,
+        created_by: userOf(request),
+        email_unsubscribed: [],
         ...channel,
       });
       reply.status(201);
@@ -197,8 +213,13 @@ export function notificationRoutes(app: Api, deps: AppDeps, checks: Notification
       checkFilter(trigger, urlContains);
       if (body.timezone !== undefined) checkTimezone(body.timezone);
       if (segmentId !== rule.segment_id) await checkSegment(workspaceId, segmentId);
+      const ownerId =
+        body.filter && 'owner' in body.filter
+          ? await ownerFilter(request, workspaceId, body.filter.owner)
+          : undefined;
       const channel = body.channel && (await channelValues(body.channel, channelContext(rule)));
       const row = await updateRule(deps.db, workspaceId, rule.id, {
+        ...(ownerId !== undefined && { owner_id: ownerId }),
         ...(body.name !== undefined && { name: checkName(body.name) }),
         ...(body.enabled !== undefined && { enabled: body.enabled }),
         ...(body.timezone !== undefined && { timezone: body.timezone }),
@@ -254,7 +275,7 @@ export function notificationRoutes(app: Api, deps: AppDeps, checks: Notification
           ? mailBudget(deps.config, {
               userId: userOf(request),
               workspaceId,
-              emails: rule.email_to.length,
+              emails: Math.max(1, rule.email_to.length),
             })
           : []),
       ]);
@@ -297,4 +318,63 @@ export function notificationRoutes(app: Api, deps: AppDeps, checks: Notification
       );
     },
   );
+
+  const MyDigest = Type.Object(
+    {
+      enabled: Type.Boolean(),
+      timezone: Type.String({ description: 'the 07:00 it is sent at is in this zone' }),
+      rule_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+    },
+    { title: 'MyDigest' },
+  );
+
+  app.get(
+    '/v1/workspaces/:workspaceUuid/my-digest',
+    {
+      schema: {
+        tags,
+        summary: 'The caller\'s own "My accounts" daily digest (contract §17)',
+        params: WorkspaceParams,
+        response: { 200: Wrapped(MyDigest), ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
+      const rule = await findMyDigest(deps.db, workspace.id, userOf(request));
+      return { success: true, data: presentMyDigest(rule) };
+    },
+  );
+
+  app.put(
+    '/v1/workspaces/:workspaceUuid/my-digest',
+    {
+      schema: {
+        tags,
+        summary:
+          'Switch the caller\'s "My accounts" digest on or off (any member): each morning, the organisations they own that visited, highest score first, with what they read',
+        params: WorkspaceParams,
+        body: Type.Object({
+          enabled: Type.Boolean(),
+          timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+        }),
+        response: { 200: Wrapped(MyDigest), ...errorResponses(400, 401, 404, 415, 422, 429) },
+      },
+    },
+    async (request) => {
+      const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
+      const userId = userOf(request);
+      const { enabled, timezone } = request.body;
+      if (timezone !== undefined) checkTimezone(timezone);
+      const rule = await saveMyDigest(deps.db, workspace.id, userId, { enabled, timezone });
+      return { success: true, data: presentMyDigest(rule) };
+    },
+  );
+}
+
+function presentMyDigest(rule: RuleRow | undefined) {
+  return {
+    enabled: rule?.enabled ?? false,
+    timezone: rule?.timezone ?? 'UTC',
+    rule_uuid: rule?.id ?? null,
+  };
 }

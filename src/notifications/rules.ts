@@ -21,7 +21,12 @@ export function isTimezone(zone: string): boolean {
 
 type ChannelValues = Pick<
   RuleValues,
-  'channel_type' | 'email_to' | 'slack_url_encrypted' | 'webhook_url' | 'webhook_secret_encrypted'
+  | 'channel_type'
+  | 'email_to'
+  | 'email_to_owner'
+  | 'slack_url_encrypted'
+  | 'webhook_url'
+  | 'webhook_secret_encrypted'
 >;
 
 interface ChannelContext {
@@ -44,19 +49,23 @@ export async function channelValues(
   const { current } = context;
   const empty = {
     email_to: [],
+    email_to_owner: false,
     slack_url_encrypted: null,
     webhook_url: null,
     webhook_secret_encrypted: null,
   };
   if (channel.type === 'email') {
     const to = [...new Set((channel.to ?? []).map((address) => address.trim()))];
-    if (to.length === 0) throw field('channel.to', 'The channel.to field needs 1 to 20 addresses.');
+    const toOwner = channel.to_owner ?? false;
+    if (to.length === 0 && !toOwner) {
+      throw field('channel.to', 'The channel.to field needs 1 to 20 addresses (or to_owner).');
+    }
     const errors: FieldErrors = {};
     to.forEach((address, index) => {
       if (!isEmailAddress(address)) errors[`channel.to.${index}`] = [EMAIL_PROBLEM];
     });
     if (Object.keys(errors).length > 0) throw unprocessable(errors);
-    return { ...empty, channel_type: 'email', email_to: to };
+    return { ...empty, channel_type: 'email', email_to: to, email_to_owner: toOwner };
   }
   if (channel.type === 'slack') {
     if (channel.webhook_url === undefined) {

@@ -27,6 +27,14 @@ const Filter = Type.Object(
   {
     segment_uuid: Type.Optional(nullable(Type.String({ format: 'uuid' }))),
     url_contains: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 2048 }))),
+    owner: Type.Optional(
+      nullable(
+        Type.String({
+          description:
+            'only organisations this member owns: a member uuid, or me (stored as the uuid)',
+        }),
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -39,8 +47,12 @@ const ChannelInput = Type.Object(
     to: Type.Optional(
       Type.Array(Type.String({ maxLength: 254 }), {
         maxItems: 20,
-        description: 'email: 1 to 20 addresses',
+        description:
+          'email: 1 to 20 addresses (0 to 20 with to_owner: used when there is no owner)',
       }),
+    ),
+    to_owner: Type.Optional(
+      Type.Boolean({ description: "email: to the organisation's owner (contract §17)" }),
     ),
     webhook_url: Type.Optional(
       Type.String({
@@ -96,11 +108,13 @@ export const NotificationRule = Type.Object(
     filter: Type.Object({
       segment_uuid: nullable(Type.String({ format: 'uuid' })),
       url_contains: nullable(Type.String()),
+      owner: nullable(Type.String({ format: 'uuid' })),
     }),
     channel: Type.Object(
       {
         type: Type.Union([Type.Literal('email'), Type.Literal('slack'), Type.Literal('webhook')]),
         to: Type.Optional(Type.Array(Type.String())),
+        to_owner: Type.Optional(Type.Boolean()),
         webhook_url: Type.Optional(
           Type.String({ description: 'slack: masked, the URL is a secret' }),
         ),

@@ -126,18 +126,31 @@ export function findDelivery(
 export function findEmailRule(
   db: Kysely<Database>,
   id: string,
-): Promise<Pick<RuleRow, 'workspace_id' | 'id' | 'name' | 'email_to'> | undefined> {
-  return db
-    .selectFrom('notification_rules')
-    .select(['workspace_id', 'id', 'name', 'email_to'])
-    .where('id', '=', id)
-    .where('channel_type', '=', 'email')
-    .executeTakeFirst();
+): Promise<
+  (Pick<RuleRow, 'workspace_id' | 'id' | 'name' | 'email_to'> & { owners: string[] }) | undefined
+> {
+  return (
+    db
+      .selectFrom('notification_rules as r')
+      .select(['r.workspace_id', 'r.id', 'r.name', 'r.email_to'])
+      // A to_owner rule also mails the members who own organisations (and may leave it).
+      .select(
+        sql<string[]>`CASE WHEN r.email_to_owner THEN ARRAY(
+        SELECT u.email FROM workspace_members m JOIN users u ON u.id = m.user_id
+        WHERE m.workspace_id = r.workspace_id
+          AND NOT lower(u.email) = ANY(SELECT lower(x) FROM unnest(r.email_unsubscribed) x))
+        ELSE '{}' END`.as('owners'),
+      )
+      .where('r.id', '=', id)
+      .where('r.channel_type', '=', 'email')
+      .executeTakeFirst()
+  );
 }
 
 /**
  * Takes an address off an e-mail rule (compared case-insensitively), switching the rule off
- * when no address is left. Answers the rule's name, or undefined when there is no such rule.
+ * when no address is left and it does not go to owners; an owner's address is remembered as
+ * unsubscribed. Answers the rule's name, or undefined when there is no such rule.
  */
 export async function removeAddress(
   db: Kysely<Database>,
@@ -148,9 +161,77 @@ export async function removeAddress(
   const { rows } = await sql<{ name: string }>`
     UPDATE notification_rules SET
       email_to = ARRAY(SELECT a FROM unnest(email_to) a WHERE lower(a) <> lower(${address})),
-      enabled = enabled AND EXISTS (SELECT 1 FROM unnest(email_to) a WHERE lower(a) <> lower(${address})),
+      enabled = enabled AND (email_to_owner
+        OR EXISTS (SELECT 1 FROM unnest(email_to) a WHERE lower(a) <> lower(${address}))),
+      email_unsubscribed = CASE WHEN email_to_owner
+        THEN array_append(email_unsubscribed, lower(${address})) ELSE email_unsubscribed END,
       updated_at = now()
     WHERE workspace_id = ${workspaceId} AND id = ${ruleId} AND channel_type = 'email'
     RETURNING name`.execute(db);
   return rows[0];
+}
+
+/** The name of a member's own digest of the organisations they own. */
+export const MY_DIGEST = 'My accounts';
+
+/** The member's "My accounts" digest: a daily e-mail digest they made of what they own. */
+export function findMyDigest(
+  db: Kysely<Database>,
+  workspaceId: string,
+  userId: string,
+): Promise<RuleRow | undefined> {
+  return db
+    .selectFrom('notification_rules')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('created_by', '=', userId)
+    .where('owner_id', '=', userId)
+    .where('trigger', '=', 'digest.daily')
+    .where('channel_type', '=', 'email')
+    .where('name', '=', MY_DIGEST)
+    .orderBy('created_at')
+    .executeTakeFirst();
+}
+
+/**
+ * Switches the member's "My accounts" digest on (made on first use, to their own address)
+ * or off; answers it as stored.
+ */
+export async function saveMyDigest(
+  db: Kysely<Database>,
+  workspaceId: string,
+  userId: string,
+  change: { enabled: boolean; timezone?: string },
+): Promise<RuleRow | undefined> {
+  const user = await db
+    .selectFrom('users')
+    .select('email')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  const existing = await findMyDigest(db, workspaceId, userId);
+  if (existing) {
+    return updateRule(db, workspaceId, existing.id, {
+      enabled: change.enabled,
+      email_to: [user.email],
+      ...(change.timezone !== undefined && { timezone: change.timezone }),
+    });
+  }
+  if (!change.enabled) return undefined;
+  return insertRule(db, workspaceId, {
+    name: MY_DIGEST,
+    enabled: true,
+    trigger: 'digest.daily',
+    segment_id: null,
+    url_contains: null,
+    owner_id: userId,
+    created_by: userId,
+    timezone: change.timezone ?? 'UTC',
+    channel_type: 'email',
+    email_to: [user.email],
+    email_to_owner: false,
+    email_unsubscribed: [],
+    slack_url_encrypted: null,
+    webhook_url: null,
+    webhook_secret_encrypted: null,
+  });
 }

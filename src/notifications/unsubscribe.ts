@@ -39,7 +39,9 @@ export async function unsubscribeRoutes(app: Api, deps: AppDeps): Promise<void> 
   const subscription = async (token: string) => {
     const ruleId = tokenRule(token);
     const rule = ruleId && isUuid(ruleId) ? await findEmailRule(deps.db, ruleId) : undefined;
-    const address = rule ? tokenAddress(deps.keys.encryption, token, rule.email_to) : null;
+    const address = rule
+      ? tokenAddress(deps.keys.encryption, token, [...rule.email_to, ...rule.owners])
+      : null;
     return rule && address ? { rule, address } : null;
   };
   const schema = { tags: ['Notifications'], params: Params, hide: true };

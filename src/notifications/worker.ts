@@ -237,6 +237,37 @@ async function post(
 }
 
 /**
+ * Who an e-mail rule mails: its addresses; with to_owner, the organisation's owner (unless
+ * they unsubscribed from the rule), else those addresses; a test of a to_owner rule without
+ * addresses goes to the member who made the rule.
+ */
+async function recipientsOf(
+  db: SubscriberDeps['db'],
+  rule: RuleRow,
+  delivery: DeliveryRow,
+): Promise<string[]> {
+  if (!rule.email_to_owner) return rule.email_to;
+  const unsubscribed = new Set(rule.email_unsubscribed.map((address) => address.toLowerCase()));
+  const owner =
+    delivery.organisation_id &&
+    (await db
+      .selectFrom('organisations as o')
+      .innerJoin('users as u', 'u.id', 'o.owner_id')
+      .select('u.email')
+      .where('o.workspace_id', '=', delivery.workspace_id)
+      .where('o.id', '=', delivery.organisation_id)
+      .executeTakeFirst());
+  if (owner && !unsubscribed.has(owner.email.toLowerCase())) return [owner.email];
+  if (rule.email_to.length > 0 || !delivery.test || !rule.created_by) return rule.email_to;
+  const maker = await db
+    .selectFrom('users')
+    .select('email')
+    .where('id', '=', rule.created_by)
+    .executeTakeFirst();
+  return maker ? [maker.email] : [];
+}
+
+/**
  * One message per address (each carries its own unsubscribe link), to the rule's current
  * addresses not yet sent to, one after another. Each address is recorded as soon as the
  * mail server has accepted its message, so a retry (or, after a crash, another server)
@@ -253,7 +284,9 @@ async function sendEmails(
   if (!deps.mailer) return { status: null, error: 'E-mail is not set up (SMTP_URL).' };
   const base = publicOrigin(deps.config);
   const errors: string[] = [];
-  for (const address of rule.email_to.filter((to) => !delivery.sent_to.includes(to))) {
+  const recipients = await recipientsOf(deps.db, rule, delivery);
+  if (recipients.length === 0) return { status: null, error: 'The organisation has no owner.' };
+  for (const address of recipients.filter((to) => !delivery.sent_to.includes(to))) {
     if (signal.aborted) return { status: null, error: (signal.reason as Error).message };
     const token = unsubscribeToken(deps.encryptionKey, rule.id, address);
     const unsubscribe = `${base}/notifications/unsubscribe/${token}`;

@@ -31,7 +31,7 @@ export async function loadOrganisations(
   ids: string[],
 ): Promise<Organisation[]> {
   if (ids.length === 0) return [];
-  const [rows, stats, tags, segments, values] = await Promise.all([
+  const [rows, stats, tags, segments, values, owners] = await Promise.all([
     withProfiles(db, workspaceId).where('o.id', 'in', ids).execute(),
     sql<{
       organisation_id: string;
@@ -76,7 +76,15 @@ export async function loadOrganisations(
       .where('organisation_id', 'in', ids)
       .orderBy('key')
       .execute(),
+    db
+      .selectFrom('organisations as o')
+      .innerJoin('users as u', 'u.id', 'o.owner_id')
+      .select(['o.id', 'u.id as uuid', 'u.name', 'u.email'])
+      .where('o.workspace_id', '=', workspaceId)
+      .where('o.id', 'in', ids)
+      .execute(),
   ]);
+  const ownerOf = new Map(owners.map(({ id, ...owner }) => [id, owner]));
   const statsOf = new Map(stats.rows.map((row) => [row.organisation_id, row]));
   const group = <T extends { organisation_id: string }>(list: T[]) => {
     const map = new Map<string, T[]>();
@@ -136,6 +144,10 @@ export async function loadOrganisations(
           website: row.site_url,
           fetched_at: row.site_read_at?.toISOString() ?? null,
         },
+        score: row.score,
+        score_reasons: row.score_reasons,
+        owner: ownerOf.get(id) ?? null,
+        status: row.status,
       },
     ];
   });

@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { memberNamed } from '../accounts/store.js';
 import type { Api, AppDeps } from '../http/api.js';
+import { userOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, Message, WorkspaceParams, Wrapped } from '../http/schemas.js';
@@ -14,11 +16,12 @@ import {
   AdHocQuery,
   adHocFilters,
   findOrganisationPage,
+  listChoices,
   type OrganisationFilters,
 } from './list.js';
 import { loadOrganisations } from './read.js';
-import { Organisation, OrganisationParams } from './schemas.js';
-import { organisationExists } from './store.js';
+import { Organisation, OrganisationParams, OrganisationPatch } from './schemas.js';
+import { organisationExists, updateOrganisation } from './store.js';
 import { attachTag, detachTag } from './tags.js';
 
 const tags = ['Organisations'];
@@ -55,7 +58,7 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
     {
       schema: {
         tags,
-        summary: 'List organisations, most recently active first',
+        summary: 'List organisations (leads only unless asked), most recently active first',
         params: WorkspaceParams,
         querystring: Type.Object({
           ...PageQuery.properties,
@@ -99,6 +102,11 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
         segmentId: query.segmentUuid,
         ids: query.uuid,
         filters: await adHocFilters(deps.db, workspace.id, query),
+        // Asked for by id (the names of a page of sessions): whatever their status.
+        ...(await listChoices(deps.db, workspace.id, userOf(request), {
+          ...query,
+          include_all: query.include_all ?? (query.uuid !== undefined || undefined),
+        })),
       });
     },
   );
@@ -142,6 +150,37 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
     },
     async (request) => {
       const { workspaceId, organisationId } = await requireOrganisation(request, request.params);
+      const [organisation] = await loadOrganisations(deps.db, workspaceId, [organisationId]);
+      if (!organisation) throw notFound('Organisation not found.');
+      return { success: true, data: organisation };
+    },
+  );
+
+  app.patch(
+    '/v1/workspaces/:workspaceUuid/organisations/:organisationUuid',
+    {
+      schema: {
+        tags,
+        summary: 'Set an organisation’s owner and status (any member)',
+        description:
+          'The owner must be a member of the workspace (422 otherwise); null takes the owner away. ' +
+          'Customers, competitors and hidden organisations leave the list, CSV, digests and alerts.',
+        params: OrganisationParams,
+        body: OrganisationPatch,
+        response: {
+          200: Wrapped(OrganisationRef),
+          ...errorResponses(400, 401, 403, 404, 415, 422, 429),
+        },
+      },
+    },
+    async (request) => {
+      const { workspaceId, organisationId } = await requireOrganisation(request, request.params);
+      const { owner_uuid: owner, status } = request.body;
+      const ownerId =
+        owner === undefined || owner === null
+          ? owner
+          : await memberNamed(deps.db, workspaceId, userOf(request), owner, 'owner_uuid');
+      await updateOrganisation(deps.db, workspaceId, organisationId, { ownerId, status });
       const [organisation] = await loadOrganisations(deps.db, workspaceId, [organisationId]);
       if (!organisation) throw notFound('Organisation not found.');
       return { success: true, data: organisation };

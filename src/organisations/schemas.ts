@@ -1,6 +1,26 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { ORGANISATION_STATUSES } from '../db/schema.js';
 
 const Str = Type.String();
+
+const OwnerSchema = Type.Object({
+  uuid: Type.String({ format: 'uuid' }),
+  name: Str,
+  email: Str,
+});
+
+export const OrganisationPatch = Type.Object(
+  {
+    owner_uuid: Type.Optional(
+      Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+        description: 'a member of the workspace, or null for none',
+      }),
+    ),
+    status: Type.Optional(Type.Union(ORGANISATION_STATUSES.map((status) => Type.Literal(status)))),
+  },
+  { additionalProperties: false },
+);
+export type OrganisationPatch = Static<typeof OrganisationPatch>;
 
 export const Organisation = Type.Object(
   {
@@ -75,6 +95,24 @@ export const Organisation = Type.Object(
       {
         description:
           'Beyond the seed: where the profile comes from; the directory wins field by field',
+      },
+    ),
+    score: Type.Integer({
+      minimum: 0,
+      maximum: 100,
+      description: 'Beyond the seed: the lead score (contract §17), from the scoring rules',
+    }),
+    score_reasons: Type.Array(Type.Object({ reason: Str, points: Type.Integer() }), {
+      description: 'Beyond the seed: the rules and key pages that gave the score, largest first',
+    }),
+    owner: Type.Union([OwnerSchema, Type.Null()], {
+      description: 'Beyond the seed: the workspace member who owns it, or null',
+    }),
+    status: Type.Union(
+      ORGANISATION_STATUSES.map((status) => Type.Literal(status)),
+      {
+        description:
+          'Beyond the seed: lead (default), customer, competitor or hidden; only leads are listed unless asked',
       },
     ),
   },

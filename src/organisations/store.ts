@@ -1,9 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { PREPARED } from '../db/prepared.js';
-import type { Database } from '../db/schema.js';
+import type { Database, OrganisationStatus } from '../db/schema.js';
 import type { Transaction } from '../db/transaction.js';
 import type { OrganisationIdentification } from '../identify/ip-ranges.js';
+import { queueForScoring } from '../outbox/scoring-queue.js';
+import { refreshOrganisations } from '../segments/membership.js';
 
 /** An organisation a request names: found by domain, or created from this when new. */
 export interface NewOrganisation {
@@ -90,9 +92,14 @@ export async function ensureOrganisations(
       ) AS left_this_month
       FROM workspaces w WHERE w.id IN (SELECT workspace_id FROM absent)
     ), inserted AS (
-      INSERT INTO organisations (workspace_id, id, domain, name, identification)
-      SELECT a.workspace_id, gen_random_uuid(), a.domain, a.name, a.identification
+      INSERT INTO organisations (workspace_id, id, domain, name, identification, status, excluded)
+      SELECT a.workspace_id, gen_random_uuid(), a.domain, a.name, a.identification,
+        CASE WHEN x.excluded THEN 'hidden' ELSE 'lead' END, x.excluded
       FROM absent a JOIN room r USING (workspace_id)
+      -- An organisation of an excluded domain (contract §17) arrives hidden.
+      CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM excluded_domains d
+        WHERE d.workspace_id = a.workspace_id
+          AND d.domain = ANY(domain_and_parents(a.domain))) AS excluded) x
       WHERE a.rank <= r.left_this_month
       ON CONFLICT (workspace_id, domain) DO NOTHING
       RETURNING workspace_id, domain, id
@@ -146,4 +153,30 @@ export async function organisationExists(
     .where('id', '=', organisationId)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * Sets an organisation's owner (a member, checked by the caller, or null) and status (a
+ * person's choice: it no longer follows the excluded domains). Segments that filter by
+ * either follow in the same transaction; the score in the scoring job's next round.
+ */
+export async function updateOrganisation(
+  db: Kysely<Database>,
+  workspaceId: string,
+  organisationId: string,
+  change: { ownerId?: string | null; status?: OrganisationStatus },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    let update = trx
+      .updateTable('organisations')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', organisationId);
+    if (change.ownerId !== undefined) update = update.set({ owner_id: change.ownerId });
+    if (change.status !== undefined)
+      update = update.set({ status: change.status, excluded: false });
+    if (change.ownerId === undefined && change.status === undefined) return;
+    await update.execute();
+    await refreshOrganisations(trx, workspaceId, [organisationId]);
+    await queueForScoring(trx, workspaceId, [organisationId]);
+  });
 }

@@ -1,11 +1,12 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { queueForScoring } from '../outbox/scoring-queue.js';
 import { refreshOrganisations } from '../segments/membership.js';
 
 /**
  * Attaches a tag, adding it to the workspace's available tags; a name matching an existing
  * tag in another case takes that tag's spelling. Segment membership follows in the same
- * transaction.
+ * transaction; the score in the scoring job's next round.
  */
 export async function attachTag(
   db: Kysely<Database>,
@@ -22,6 +23,7 @@ export async function attachTag(
       WHERE t.workspace_id = ${workspaceId} AND lower(t.name) = lower(${name})
       ON CONFLICT DO NOTHING`.execute(trx);
     await refreshOrganisations(trx, workspaceId, [organisationId]);
+    await queueForScoring(trx, workspaceId, [organisationId]);
   });
 }
 
@@ -41,6 +43,7 @@ export async function detachTag(
       .executeTakeFirst();
     if (result.numDeletedRows === 0n) return false;
     await refreshOrganisations(trx, workspaceId, [organisationId]);
+    await queueForScoring(trx, workspaceId, [organisationId]);
     return true;
   });
 }

@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { queueDomainForScoring } from './scoring-queue.js';
 
 /**
  * What changed for segments, recorded by whoever changed it (the collector, late
@@ -24,14 +25,15 @@ export function queueForSegments(organisations: RawBuilder<unknown>): RawBuilder
 }
 
 /**
- * Queues every organisation with this domain, in every workspace, for the segment worker:
- * its profile changed (a company homepage was read).
+ * Queues every organisation with this domain, in every workspace, for the segment worker
+ * and the scoring job: its profile changed (a company homepage was read).
  */
-export async function queueDomainForSegments(db: Kysely<Database>, domain: string): Promise<void> {
+export async function queueChangedDomain(db: Kysely<Database>, domain: string): Promise<void> {
   await queueForSegments(sql`
     SELECT workspace_id, id AS organisation_id FROM organisations WHERE domain = ${domain}`).execute(
     db,
   );
+  await queueDomainForScoring(db, domain);
 }
 
 /** Asks the worker to compute these segments again in full (all when no workspace is named). */

@@ -47,28 +47,42 @@ export function matchingOrganisations(filters: Group, scope: Scope): RawBuilder<
     scope.organisationIds
       ? sql`AND ${sql.ref(column)} = ANY(${scope.organisationIds}::uuid[])`
       : sql``;
-  const stats = query.usesStats
-    ? sql`LEFT JOIN (
-        SELECT organisation_id, count(*) AS sessions, sum(pageviews) AS pageviews,
-          min(started_at) AS first_seen, max(ended_at) AS last_seen,
-          sum(extract(epoch FROM ended_at - started_at)) AS seconds
-        FROM sessions
-        WHERE workspace_id = ${scope.workspaceId} AND organisation_id IS NOT NULL
-          ${only('organisation_id')}
-        GROUP BY organisation_id
-      ) st ON st.organisation_id = o.id`
-    : sql``;
-  const customs = [...query.customAliases].map(
-    ([key, alias]) => sql`LEFT JOIN custom_field_values ${sql.id(alias)}
-      ON ${sql.ref(`${alias}.workspace_id`)} = o.workspace_id
-      AND ${sql.ref(`${alias}.organisation_id`)} = o.id AND ${sql.ref(`${alias}.key`)} = ${key}`,
-  );
   return sql<{ id: string }>`
     SELECT o.id FROM organisations o
     ${profileJoins}
-    ${stats}
-    ${sql.join(customs, sql` `)}
+    ${query.statsJoin()}
+    ${query.customJoins()}
     WHERE o.workspace_id = ${scope.workspaceId} ${only('o.id')} AND ${where}`;
+}
+
+/**
+ * `SELECT o.id, <group 0> AS m0, <group 1> AS m1, …`: for each of the scope's
+ * organisations, whether it matches each group, in one pass (the sessions' figures and
+ * each custom field joined once for all groups, where a query per group would aggregate
+ * them again each time).
+ */
+export function organisationMatches(
+  groups: Group[],
+  scope: Scope,
+): RawBuilder<{ id: string } & Record<string, boolean>> {
+  const query = new Compiler(scope);
+  const columns = groups.map(
+    (group, i) => sql`coalesce(${query.group(group)}, false) AS ${sql.id(`m${i}`)}`,
+  );
+  const only = (column: string) =>
+    scope.organisationIds
+      ? sql`AND ${sql.ref(column)} = ANY(${scope.organisationIds}::uuid[])`
+      : sql``;
+  return sql`
+    SELECT o.id${sql.join(
+      columns.map((column) => sql`, ${column}`),
+      sql``,
+    )}
+    FROM organisations o
+    ${profileJoins}
+    ${query.statsJoin()}
+    ${query.customJoins()}
+    WHERE o.workspace_id = ${scope.workspaceId} ${only('o.id')}`;
 }
 
 class Compiler {
@@ -76,6 +90,36 @@ class Compiler {
   readonly customAliases = new Map<string, string>();
 
   constructor(private readonly scope: Scope) {}
+
+  /** The sessions' figures of each organisation, when a condition asked for them. */
+  statsJoin(): Sql {
+    if (!this.usesStats) return sql``;
+    const { workspaceId, organisationIds } = this.scope;
+    const only = organisationIds
+      ? sql`AND organisation_id = ANY(${organisationIds}::uuid[])`
+      : sql``;
+    return sql`LEFT JOIN (
+        SELECT organisation_id, count(*) AS sessions, sum(pageviews) AS pageviews,
+          min(started_at) AS first_seen, max(ended_at) AS last_seen,
+          sum(extract(epoch FROM ended_at - started_at)) AS seconds
+        FROM sessions
+        WHERE workspace_id = ${workspaceId} AND organisation_id IS NOT NULL ${only}
+        GROUP BY organisation_id
+      ) st ON st.organisation_id = o.id`;
+  }
+
+  /** Each custom field a condition named, joined once. */
+  customJoins(): Sql {
+    if (this.customAliases.size === 0) return sql``;
+    return sql.join(
+      [...this.customAliases].map(
+        ([key, alias]) => sql`LEFT JOIN custom_field_values ${sql.id(alias)}
+          ON ${sql.ref(`${alias}.workspace_id`)} = o.workspace_id
+          AND ${sql.ref(`${alias}.organisation_id`)} = o.id AND ${sql.ref(`${alias}.key`)} = ${key}`,
+      ),
+      sql` `,
+    );
+  }
 
   group(group: Group): Sql {
     const parts = group.conditions.map((item) =>
@@ -151,6 +195,10 @@ class Compiler {
         return stat(sql`coalesce(st.pageviews, 0)`);
       case 'time_on_site':
         return stat(sql`coalesce(st.seconds, 0)`);
+      case 'score':
+        return sql`o.score`;
+      case 'status':
+        return sql`o.status`;
       default:
         throw new Error(`No single value for the field ${field.name}`);
     }
@@ -172,6 +220,12 @@ class Compiler {
         return sql`SELECT t.organisation_id FROM organisation_tags t
           WHERE t.workspace_id = ${workspaceId} ${only('t.organisation_id')}
             AND ${test(sql`t.name`)}`;
+      case 'owner':
+        // The owner's uuid and e-mail address: `owner equal <either>` finds the same ones.
+        return sql`SELECT w.id FROM organisations w
+          JOIN users u ON u.id = w.owner_id
+          CROSS JOIN LATERAL (VALUES (u.id::text), (u.email)) AS x(value)
+          WHERE w.workspace_id = ${workspaceId} ${only('w.id')} AND ${test(sql`x.value`)}`;
       case 'referrer':
         return sql`SELECT s.organisation_id FROM sessions s
           WHERE s.workspace_id = ${workspaceId} AND s.organisation_id IS NOT NULL

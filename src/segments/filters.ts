@@ -41,7 +41,7 @@ export interface FieldSpec extends FieldShape {
   /** A custom field's key; absent for built-in fields. */
   customKey?: string;
   /** Allowed values of select fields. */
-  options?: string[];
+  options?: readonly string[];
   /** A custom field deleted since the filter was saved: no organisation has a value of it. */
   missing?: boolean;
 }
@@ -77,6 +77,9 @@ export function customFieldSpec(field: CustomFieldShape): FieldSpec {
       return spec('text');
   }
 }
+
+/** Built-in fields that a custom field of the same key stands in for (contract §17's). */
+const YIELDING_FIELDS: ReadonlySet<string> = new Set(['score', 'status', 'owner']);
 
 export type Scalar = string | number;
 
@@ -160,19 +163,33 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * or the problems, keyed by dotted path from `root` (e.g. `filters.conditions.1.value`).
  * A `stored` filter was checked when it was saved; since then a custom field it names may
  * have been deleted (it then has no values) or have lost an option (the value still counts).
+ * Built-in fields named in `without` are not offered (a scoring rule cannot ask for the score).
  */
 export function checkFilters(
   input: unknown,
   customFields: CustomFieldShape[],
-  { root = 'filters', stored = false }: { root?: string; stored?: boolean } = {},
+  {
+    root = 'filters',
+    stored = false,
+    without = [],
+  }: { root?: string; stored?: boolean; without?: readonly string[] } = {},
 ): { filters: Group } | { errors: FieldErrors } {
   const errors: FieldErrors = {};
   const fail = (path: string, problem: string) => {
     errors[path] = [...(errors[path] ?? []), problem];
   };
-  const fields = new Map<string, FieldSpec>(BUILT_IN_FIELDS.map((field) => [field.name, field]));
+  const fields = new Map<string, FieldSpec>(
+    BUILT_IN_FIELDS.filter((field) => !without.includes(field.name)).map((field) => [
+      field.name,
+      field.values ? { ...field, options: field.values } : field,
+    ]),
+  );
   for (const custom of customFields) {
-    if (!fields.has(custom.key)) fields.set(custom.key, customFieldSpec(custom));
+    // Fields built in since a workspace could name a custom field so (score, status,
+    // owner) yield to it: its segments keep their meaning (docs/segments.md).
+    const builtIn = fields.get(custom.key);
+    if (!builtIn || YIELDING_FIELDS.has(custom.key))
+      fields.set(custom.key, customFieldSpec(custom));
   }
   let count = 0;
 

@@ -54,6 +54,8 @@ export interface FieldShape {
   optional: boolean;
   /** Its values are stored in lower case, so whole-value and prefix tests can use an index. */
   lowerCase?: boolean;
+  /** The only whole values it takes (a built-in field with a fixed set). */
+  values?: readonly string[];
 }
 
 const builtIn = (
@@ -85,6 +87,13 @@ export const BUILT_IN_FIELDS: readonly FieldShape[] = [
   builtIn('referrer', 'text', true),
   // Every session has one (`direct` at least), so set/not_set would say nothing.
   { ...builtIn('source', 'text', true, false), lowerCase: true },
+  // Contract §17: the lead score, the status and the owner (a member's uuid or e-mail).
+  builtIn('score', 'number'),
+  {
+    ...builtIn('status', 'text', false, false),
+    values: ['lead', 'customer', 'competitor', 'hidden'],
+  },
+  builtIn('owner', 'text', true),
 ];
 
 const VALUE_COMPARISONS: Record<Kind, readonly Comparison[]> = {

@@ -3,6 +3,7 @@ import { listCustomFields } from '../custom-fields/store.js';
 import { isDatabaseUnreachable } from '../db/failures.js';
 import { inSavepoint } from '../db/savepoint.js';
 import type { Database } from '../db/schema.js';
+import { claimQueued } from '../outbox/claim-queued.js';
 import { markSegmentsStale } from '../outbox/segment-queue.js';
 import { checkFilters } from './filters.js';
 import {
@@ -54,38 +55,31 @@ export async function runSegmentWorker(
  */
 export async function drainQueue(deps: Pick<SegmentWorkerDeps, 'db' | 'failed'>): Promise<number> {
   const { db } = deps;
-  let claimed: { workspace_id: string; organisation_id: string }[] = [];
+  let claimed = null as Awaited<ReturnType<typeof claimQueued>>;
   let failures: SegmentFailure[] = [];
   try {
     await db.transaction().execute(async (trx) => {
-      const { rows } = await sql<{ workspace_id: string; organisation_id: string }>`
-        DELETE FROM segment_queue WHERE ctid = ANY(ARRAY(
-          SELECT ctid FROM segment_queue
-          WHERE workspace_id = (SELECT workspace_id FROM segment_queue LIMIT 1 FOR UPDATE SKIP LOCKED)
-          LIMIT ${QUEUE_BATCH} FOR UPDATE SKIP LOCKED))
-        RETURNING workspace_id, organisation_id`.execute(trx);
-      claimed = rows;
-      const workspaceId = rows[0]?.workspace_id;
-      if (!workspaceId) return;
-      const ids = [...new Set(rows.map((row) => row.organisation_id))];
-      failures = await refreshOrganisations(trx, workspaceId, ids);
+      claimed = await claimQueued(trx, 'segment_queue', QUEUE_BATCH);
+      if (!claimed) return;
+      failures = await refreshOrganisations(trx, claimed.workspaceId, claimed.organisationIds);
     });
   } catch (error) {
-    const workspaceId = claimed[0]?.workspace_id;
+    const lost = claimed;
     // A lost database rolled the claim back: the rows are queued still, for the next round.
-    if (!workspaceId || isDatabaseUnreachable(error)) throw error;
+    if (!lost || isDatabaseUnreachable(error)) throw error;
+    const { workspaceId } = lost;
     await db.transaction().execute(async (trx) => {
       await trx
         .deleteFrom('segment_queue')
         .where('workspace_id', '=', workspaceId)
-        .where('organisation_id', 'in', [...new Set(claimed.map((row) => row.organisation_id))])
+        .where('organisation_id', 'in', lost.organisationIds)
         .execute();
       await markSegmentsStale(trx, workspaceId);
     });
     failures = [{ workspaceId, segmentId: null, reason: failureReason(error) }];
   }
   for (const failure of failures) deps.failed(failure);
-  return claimed.length;
+  return claimed?.taken ?? 0;
 }
 
 /** Computes one due segment in full; false when none is due. */

@@ -176,6 +176,9 @@ describe('CSV exports', () => {
       'Visitors',
       'Tags',
       'Segments',
+      'Score',
+      'Status',
+      'Owner',
       'Tier, level',
       'Seats',
       'Footfall link',
@@ -197,6 +200,9 @@ describe('CSV exports', () => {
         unique_visitor_count: number;
         tags: string[];
         custom_fields: Record<string, unknown>;
+        score: number;
+        status: string;
+        owner: { email: string } | null;
       };
       expect(row[0]).toBe(safe(o.name));
       expect(row[2]).toBe(o.website);
@@ -210,14 +216,17 @@ describe('CSV exports', () => {
       expect(row[11]).toBe(o.total_time_on_site);
       expect(row[12]).toBe(String(o.unique_visitor_count));
       expect(row[13]).toBe(safe(o.tags.join('; ')));
-      expect(row[15]).toBe(String(o.custom_fields.tier ?? ''));
-      expect(row[17]).toBe(`${PUBLIC_URL}/w/${ws}/organisations/${o.uuid}`);
+      expect(row[15]).toBe(String(o.score));
+      expect(row[16]).toBe(o.status);
+      expect(row[17]).toBe(o.owner?.email ?? '');
+      expect(row[18]).toBe(String(o.custom_fields.tier ?? ''));
+      expect(row[20]).toBe(`${PUBLIC_URL}/w/${ws}/organisations/${o.uuid}`);
     });
     const byName = new Map(rows.map((row) => [row[0], row]));
     // Comma, quote, line break and non-ASCII arrive whole; formulas are defused with '.
     expect(byName.get('Comma, Inc.')?.[1]).toBe('comma.example');
-    expect(byName.get('Comma, Inc.')?.[16]).toBe('-5'); // a number stays a number
-    expect(byName.get('Comma, Inc.')?.[15]).toBe('Gold, "A"');
+    expect(byName.get('Comma, Inc.')?.[19]).toBe('-5'); // a number stays a number
+    expect(byName.get('Comma, Inc.')?.[18]).toBe('Gold, "A"');
     expect(byName.has('The "Quote" Ltd')).toBe(true);
     expect(byName.has('Line\nBreak GmbH')).toBe(true);
     expect(byName.get('Société Générale — Zürich')?.[6]).toBe('Zürich');

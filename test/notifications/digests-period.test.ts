@@ -90,6 +90,8 @@ const organisation = (i: number): DigestOrganisation => ({
   sessions: 60 - i,
   pageviews: 100 - i,
   last_seen: '2026-11-21T04:59:40.000Z',
+  score: 70 - i,
+  pages: i === 1 ? ['https://site.example/pricing', 'https://site.example/<b>'] : [],
   link: `https://footfall.example/organisations/${i}?workspace=w`,
 });
 
@@ -110,6 +112,7 @@ const alertWith = (data: DigestData): Alert => ({
 
 const data = (count: number, more: number): DigestData => ({
   digest: 'daily',
+  owner: null,
   timezone: NY,
   period: {
     first_day: '2026-11-20',
@@ -131,7 +134,7 @@ describe('digest content', () => {
     );
     expect(mail.text).toContain('62 organisations, 999 sessions, 1,999 page views.');
     expect(mail.text).toContain(
-      '2. Organisation 1 (org1.example)\n   Software · Germany · 59 sessions · 99 page views · last seen Fri 23:59\n   https://footfall.example/organisations/1?workspace=w',
+      '2. Organisation 1 (org1.example)\n   score 69 · Software · Germany · 59 sessions · 99 page views · last seen Fri 23:59\n   Read: https://site.example/pricing, https://site.example/<b>\n   https://footfall.example/organisations/1?workspace=w',
     );
     expect(mail.text).toContain(
       '…and 12 more organisations: https://footfall.example/organisations?workspace=w',
@@ -139,6 +142,10 @@ describe('digest content', () => {
     expect(mail.text).toContain('Unsubscribe: https://footfall.example/u/t');
     expect(mail.html).not.toContain('<script>');
     expect(mail.html).toContain('Acme &lt;script&gt;alert(1)&lt;/script&gt; &amp; Co');
+    expect(mail.html).toContain(
+      'Read: https://site.example/pricing, https://site.example/&lt;b&gt;',
+    );
+    expect(mail.html).not.toContain('/<b>');
     expect(mail.html.match(/<tr>\n<td/g)).toHaveLength(50);
     expect(mail.html).toContain('href="https://footfall.example/organisations/49?workspace=w"');
   });

@@ -253,6 +253,9 @@ describe('digests', () => {
         sessions: 2,
         pageviews: 5,
         last_seen: '2026-11-21T04:59:40.000Z',
+        // Scores are the scoring job's (test/scoring/ checks them); what they read is exact.
+        score: expect.any(Number),
+        pages: [`${SITE}/page-0`, `${SITE}/page-1`, `${SITE}/page-2`],
         link: acmeLink,
       },
       expect.objectContaining({
@@ -398,6 +401,7 @@ describe('digests', () => {
         id: rules.daily as string,
         trigger: 'digest.daily',
         timezone: NY,
+        owner_id: null,
         segment_id: null,
       },
       {

@@ -32,6 +32,10 @@ const ORGANISATION_SHAPE = {
   total_sessions: 'integer',
   description: 'string',
   profile_source: 'object',
+  score: 'integer',
+  score_reasons: 'array',
+  owner: 'object|null',
+  status: 'string',
 };
 const ADDRESS_SHAPE = Object.fromEntries(
   [
