@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -73,12 +74,15 @@ export async function startDashboard(settings: Record<string, string> = {}): Pro
 
 export const DESKTOP = { width: 1280, height: 860 };
 export const PHONE = { width: 390, height: 844 };
-const SHOTS = new URL('../../test-artifacts/screenshots/', import.meta.url);
+// SCREENSHOT_DIR puts them elsewhere, e.g. outside the working tree.
+const SHOTS = process.env.SCREENSHOT_DIR
+  ? pathToFileURL(`${process.env.SCREENSHOT_DIR.replace(/\/$/, '')}/`)
+  : new URL('../../test-artifacts/screenshots/', import.meta.url);
 
 /**
  * Looks at a page the way a reviewer must: a full-page screenshot at desktop and phone width
- * (kept in test-artifacts/screenshots/, which git ignores), and axe finding no serious or
- * critical accessibility violation at either width.
+ * (kept in test-artifacts/screenshots/, which git ignores, or SCREENSHOT_DIR), and axe finding
+ * no serious or critical accessibility violation at either width.
  */
 export async function look(page: Page, name: string): Promise<void> {
   await mkdir(SHOTS, { recursive: true });

@@ -8,11 +8,13 @@ import {
 } from '@tanstack/react-router';
 import { SignInPage } from './auth/SignInPage';
 import type { OrganisationsSearch } from './organisations/queries';
+import { sortSearch } from './organisations/sort';
 import type { SessionsSearch } from './sessions/queries';
 import { AppShell } from './shell/AppShell';
 import { HomeRedirect } from './shell/HomeRedirect';
 import { NotFoundPage } from './shell/NotFoundPage';
 import { dateRangeSearch, optionalString, pageNumber } from './ui/search';
+import { statusSearch } from './ui/status';
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -79,6 +81,9 @@ const organisations = createRoute({
     segment: optionalString(search.segment),
     tag: optionalString(search.tag),
     filters: optionalString(search.filters),
+    sort: sortSearch(search.sort),
+    owner: optionalString(search.owner),
+    status: statusSearch(search.status),
     page: pageNumber(search.page),
   }),
   component: lazyRouteComponent(

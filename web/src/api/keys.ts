@@ -42,4 +42,8 @@ export const keys = {
   notifications: (ws: string) => inWorkspace(ws, 'notifications'),
   notificationDeliveries: (ws: string, rule: string) =>
     inWorkspace(ws, 'notification-deliveries', rule),
+  myDigest: (ws: string) => inWorkspace(ws, 'my-digest'),
+  scoring: (ws: string) => inWorkspace(ws, 'scoring'),
+  scoringPreview: (ws: string, scoring: unknown) => inWorkspace(ws, 'scoring-preview', scoring),
+  excludedDomains: (ws: string) => inWorkspace(ws, 'excluded-domains'),
 };

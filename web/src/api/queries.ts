@@ -68,6 +68,31 @@ export function useCustomFields(workspace: string) {
   });
 }
 
+/** The workspace's members and open invites, as Settings → Team and the Owner choices ask. */
+export function teamQuery(workspace: string) {
+  return {
+    queryKey: keys.users(workspace),
+    queryFn: () => unwrap(api.GET('/v1/workspaces/{workspaceUuid}/users', inWorkspace(workspace))),
+  };
+}
+
+/** The workspace's members: uuid, name, e-mail and role. */
+export function useMembers(workspace: string) {
+  return useQuery({ ...teamQuery(workspace), select: (team) => team.data });
+}
+
+/**
+ * Whether the signed-in person may change the workspace's settings (an owner or an admin);
+ * undefined until that is known.
+ */
+export function useIsAdmin(workspace: string): boolean | undefined {
+  const me = useMe();
+  const members = useMembers(workspace);
+  if (!me.data || !members.data) return undefined;
+  const role = members.data.find((member) => member.uuid === me.data.uuid)?.role;
+  return role === 'owner' || role === 'admin';
+}
+
 /** Whether the snippet sends anything: its last event and the last day's counts. */
 export function useInstallation(workspace: string, refetchInterval?: number) {
   return useQuery({

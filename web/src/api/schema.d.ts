@@ -4283,7 +4283,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List organisations, most recently active first */
+        /** List organisations (leads only unless asked), most recently active first */
         get: {
             parameters: {
                 query: {
@@ -4303,6 +4303,14 @@ export interface paths {
                     tag?: string;
                     /** @description segment filters as JSON (the grammar of POST .../organisations), ANDed */
                     filters?: string;
+                    /** @description score, last_seen, sessions or name; a leading - for descending (default -last_seen) */
+                    sort?: string;
+                    /** @description owned by this member (a uuid), or `me` for the caller */
+                    owner?: string;
+                    /** @description lead, customer, competitor, hidden (comma-separated for several); default lead only */
+                    status?: string;
+                    /** @description every status, not only leads (when `status` is not given) */
+                    include_all?: boolean;
                 };
                 header?: never;
                 path: {
@@ -4564,7 +4572,107 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Set an organisation’s owner and status (any member)
+         * @description The owner must be a member of the workspace (422 otherwise); null takes the owner away. Customers, competitors and hidden organisations leave the list, CSV, digests and alerts.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceUuid: string;
+                    organisationUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a member of the workspace, or null for none */
+                        owner_uuid?: string | null;
+                        status?: "lead" | "customer" | "competitor" | "hidden";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            data: components["schemas"]["Organisation"];
+                        };
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/tags": {
@@ -4750,6 +4858,590 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspaces/{workspaceUuid}/scoring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The lead scoring rules and key pages (the defaults until an admin saves) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            /** Scoring */
+                            data: {
+                                rules: {
+                                    name: string;
+                                    filters: components["schemas"]["SegmentFilters"];
+                                    points: number;
+                                }[];
+                                key_pages: {
+                                    url_contains: string;
+                                    points: number;
+                                }[];
+                                /** @description true while the workspace scores with the defaults */
+                                defaults: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the lead scoring rules and key pages (admins); scores follow within a minute
+         * @description Score = clamp(0, 100, Σ points of the rules an organisation matches + Σ points of each key page it viewed in the last 30 days). Rules take the segment filter grammar, every field but score.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        rules: {
+                            name: string;
+                            /** @description A group of conditions joined by AND or OR; groups nest. Fields, comparisons and value types: docs/segments.md. Conditions as in the SegmentFilters schema. */
+                            filters: {
+                                /** @description AND or OR */
+                                operator: string;
+                                /** @description Conditions {field, comparison, value, unit?} and nested groups {operator, conditions} */
+                                conditions: unknown[];
+                            };
+                            points: number;
+                        }[];
+                        key_pages: {
+                            url_contains: string;
+                            points: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            /** Scoring */
+                            data: {
+                                rules: {
+                                    name: string;
+                                    filters: components["schemas"]["SegmentFilters"];
+                                    points: number;
+                                }[];
+                                key_pages: {
+                                    url_contains: string;
+                                    points: number;
+                                }[];
+                                /** @description true while the workspace scores with the defaults */
+                                defaults: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Go back to the default scoring (admins); scores follow within a minute */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            /** Scoring */
+                            data: {
+                                rules: {
+                                    name: string;
+                                    filters: components["schemas"]["SegmentFilters"];
+                                    points: number;
+                                }[];
+                                key_pages: {
+                                    url_contains: string;
+                                    points: number;
+                                }[];
+                                /** @description true while the workspace scores with the defaults */
+                                defaults: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspaces/{workspaceUuid}/scoring/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** How many leads would score above 60 with these rules (nothing is saved) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        rules: {
+                            name: string;
+                            /** @description A group of conditions joined by AND or OR; groups nest. Fields, comparisons and value types: docs/segments.md. Conditions as in the SegmentFilters schema. */
+                            filters: {
+                                /** @description AND or OR */
+                                operator: string;
+                                /** @description Conditions {field, comparison, value, unit?} and nested groups {operator, conditions} */
+                                conditions: unknown[];
+                            };
+                            points: number;
+                        }[];
+                        key_pages: {
+                            url_contains: string;
+                            points: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            data: {
+                                threshold: number;
+                                /** @description leads that would score above the threshold */
+                                above: number;
+                                /** @description all leads */
+                                leads: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspaces/{workspaceUuid}/excluded-domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Domains whose organisations are hidden (own domains, customers) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            /** ExcludedDomains */
+                            data: {
+                                /** @description registrable domains, sorted */
+                                domains: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the excluded domains (admins, up to 10,000)
+         * @description Domains, www. names or URLs, each kept as its registrable domain. Organisations of those domains (and their subdomains) become hidden now and when they arrive; a domain taken off brings back what it hid.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        domains: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            data: {
+                                domains: string[];
+                                /** @description organisations hidden by this change */
+                                hidden: number;
+                                /** @description organisations it brought back */
+                                shown: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4966,6 +5658,14 @@ export interface paths {
                     tag?: string;
                     /** @description segment filters as JSON (the grammar of POST .../organisations), ANDed */
                     filters?: string;
+                    /** @description score, last_seen, sessions or name; a leading - for descending (default -last_seen) */
+                    sort?: string;
+                    /** @description owned by this member (a uuid), or `me` for the caller */
+                    owner?: string;
+                    /** @description lead, customer, competitor, hidden (comma-separated for several); default lead only */
+                    status?: string;
+                    /** @description every status, not only leads (when `status` is not given) */
+                    include_all?: boolean;
                 };
                 header?: never;
                 path: {
@@ -5636,11 +6336,13 @@ export interface paths {
                                 filter: {
                                     segment_uuid: string | null;
                                     url_contains: string | null;
+                                    owner: string | null;
                                 };
                                 /** @description As given, without secrets: a Slack URL is masked, a secret never shown */
                                 channel: {
                                     type: "email" | "slack" | "webhook";
                                     to?: string[];
+                                    to_owner?: boolean;
                                     /** @description slack: masked, the URL is a secret */
                                     webhook_url?: string;
                                     url?: string;
@@ -5703,11 +6405,14 @@ export interface paths {
                         filter?: {
                             segment_uuid?: string | null;
                             url_contains?: string | null;
+                            owner?: string | null;
                         };
                         channel: {
                             type: "email" | "slack" | "webhook";
-                            /** @description email: 1 to 20 addresses */
+                            /** @description email: 1 to 20 addresses (0 to 20 with to_owner: used when there is no owner) */
                             to?: string[];
+                            /** @description email: to the organisation's owner (contract §17) */
+                            to_owner?: boolean;
                             /** @description slack: the incoming-webhook URL (kept secret, shown masked) */
                             webhook_url?: string;
                             /** @description webhook: the receiver */
@@ -5740,11 +6445,13 @@ export interface paths {
                                 filter: {
                                     segment_uuid: string | null;
                                     url_contains: string | null;
+                                    owner: string | null;
                                 };
                                 /** @description As given, without secrets: a Slack URL is masked, a secret never shown */
                                 channel: {
                                     type: "email" | "slack" | "webhook";
                                     to?: string[];
+                                    to_owner?: boolean;
                                     /** @description slack: masked, the URL is a secret */
                                     webhook_url?: string;
                                     url?: string;
@@ -5867,11 +6574,13 @@ export interface paths {
                                 filter: {
                                     segment_uuid: string | null;
                                     url_contains: string | null;
+                                    owner: string | null;
                                 };
                                 /** @description As given, without secrets: a Slack URL is masked, a secret never shown */
                                 channel: {
                                     type: "email" | "slack" | "webhook";
                                     to?: string[];
+                                    to_owner?: boolean;
                                     /** @description slack: masked, the URL is a secret */
                                     webhook_url?: string;
                                     url?: string;
@@ -6001,11 +6710,14 @@ export interface paths {
                         filter?: {
                             segment_uuid?: string | null;
                             url_contains?: string | null;
+                            owner?: string | null;
                         };
                         channel?: {
                             type: "email" | "slack" | "webhook";
-                            /** @description email: 1 to 20 addresses */
+                            /** @description email: 1 to 20 addresses (0 to 20 with to_owner: used when there is no owner) */
                             to?: string[];
+                            /** @description email: to the organisation's owner (contract §17) */
+                            to_owner?: boolean;
                             /** @description slack: the incoming-webhook URL (kept secret, shown masked) */
                             webhook_url?: string;
                             /** @description webhook: the receiver */
@@ -6038,11 +6750,13 @@ export interface paths {
                                 filter: {
                                     segment_uuid: string | null;
                                     url_contains: string | null;
+                                    owner: string | null;
                                 };
                                 /** @description As given, without secrets: a Slack URL is masked, a secret never shown */
                                 channel: {
                                     type: "email" | "slack" | "webhook";
                                     to?: string[];
+                                    to_owner?: boolean;
                                     /** @description slack: masked, the URL is a secret */
                                     webhook_url?: string;
                                     url?: string;
@@ -6344,6 +7058,172 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workspaces/{workspaceUuid}/my-digest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's own "My accounts" daily digest (contract §17) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            /** MyDigest */
+                            data: {
+                                enabled: boolean;
+                                /** @description the 07:00 it is sent at is in this zone */
+                                timezone: string;
+                                rule_uuid: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /** Switch the caller's "My accounts" digest on or off (any member): each morning, the organisations they own that visited, highest score first, with what they read */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        timezone?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            /** MyDigest */
+                            data: {
+                                enabled: boolean;
+                                /** @description the 07:00 it is sent at is in this zone */
+                                timezone: string;
+                                rule_uuid: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6567,6 +7447,22 @@ export interface components {
                 /** @description ISO 8601: when that page was read */
                 fetched_at: string | null;
             };
+            /** @description Beyond the seed: the lead score (contract §17), from the scoring rules */
+            score: number;
+            /** @description Beyond the seed: the rules and key pages that gave the score, largest first */
+            score_reasons: {
+                reason: string;
+                points: number;
+            }[];
+            /** @description Beyond the seed: the workspace member who owns it, or null */
+            owner: {
+                /** Format: uuid */
+                uuid: string;
+                name: string;
+                email: string;
+            } | null;
+            /** @description Beyond the seed: lead (default), customer, competitor or hidden; only leads are listed unless asked */
+            status: "lead" | "customer" | "competitor" | "hidden";
         };
         Contact: {
             /** Format: uuid */

@@ -1,4 +1,4 @@
-import type { paths } from './schema';
+import type { components, paths } from './schema';
 
 type Json<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
 
@@ -19,3 +19,6 @@ export type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] 
 }
   ? Json<NonNullable<B>>
   : never;
+
+/** An organisation as the API answers it. */
+export type Organisation = components['schemas']['Organisation'];

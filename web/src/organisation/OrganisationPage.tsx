@@ -5,8 +5,10 @@ import { OrganisationLogo } from '../ui/OrganisationLogo';
 import { ErrorState, Loaded, Loading } from '../ui/states';
 import { CustomFieldValues } from './CustomFieldValues';
 import { identificationText } from './identification';
+import { OwnerAndStatus } from './OwnerAndStatus';
 import { ProfileSource } from './ProfileSource';
 import { useOrganisationPage } from './queries';
+import { ScoreCard } from './ScoreCard';
 import { Tags } from './Tags';
 import { Visits } from './Visits';
 import './organisation.css';
@@ -70,7 +72,12 @@ export function OrganisationPage() {
         <h1>{o.name}</h1>
       </div>
       {o.description ? <p className="org-description">{o.description}</p> : null}
+      <OwnerAndStatus workspace={workspace} organisation={o} />
       <section className="figures" aria-label="Activity">
+        <div>
+          <span className="muted small">Score</span>
+          <strong>{o.score}</strong>
+        </div>
         <div>
           <span className="muted small">Last seen</span>
           <strong title={dateTime(o.last_seen)}>{ago(o.last_seen)}</strong>
@@ -99,6 +106,7 @@ export function OrganisationPage() {
       <div className="org-layout">
         <Visits workspace={workspace} organisation={organisation} />
         <div className="org-side">
+          <ScoreCard workspace={workspace} organisation={o} />
           <section className="card" aria-labelledby="profile-heading">
             <h2 id="profile-heading">Profile</h2>
             <dl className="facts">

@@ -1,7 +1,8 @@
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, unwrapData } from '../api/client';
 import { keys } from '../api/keys';
 import { useRefresh, useWorkspace } from '../api/queries';
+import type { Body } from '../api/types';
 
 export const VISITS_PAGE_SIZE = 10;
 
@@ -47,6 +48,33 @@ export function useVisits(workspace: string, organisation: string, page: number)
         }),
       ),
     placeholderData: keepPreviousData,
+  });
+}
+
+export type OrganisationChange = Body<
+  '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}',
+  'patch'
+>;
+
+/**
+ * Setting the organisation's owner or status: its page shows the answer at once, and every
+ * list of the workspace is refreshed (a status other than lead leaves the lead feed).
+ */
+export function useOrganisationChange(workspace: string, organisation: string) {
+  const queryClient = useQueryClient();
+  const refresh = useRefresh(keys.workspace(workspace));
+  return useMutation({
+    mutationFn: (body: OrganisationChange) =>
+      unwrapData(
+        api.PATCH('/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}', {
+          params: { path: { workspaceUuid: workspace, organisationUuid: organisation } },
+          body,
+        }),
+      ),
+    onSuccess: async (changed) => {
+      queryClient.setQueryData(keys.organisation(workspace, organisation), changed);
+      await refresh();
+    },
   });
 }
 

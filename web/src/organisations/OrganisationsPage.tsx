@@ -1,18 +1,23 @@
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { DateRange } from '../ui/DateRange';
-import { ago, count, countryName, dateTime } from '../ui/format';
+import { count } from '../ui/format';
 import { Pager } from '../ui/Pager';
 import { SegmentOptions } from '../ui/SegmentOptions';
 import { pageParam } from '../ui/search';
 import { Empty, Loaded } from '../ui/states';
-import { TableWrap } from '../ui/TableWrap';
 import { AdHocFilters } from './AdHocFilters';
-import { OrganisationName } from './OrganisationName';
+import { LeadTable } from './LeadTable';
 import { type OrganisationsSearch, PAGE_SIZE, useOrganisationsPage } from './queries';
+import { StatusFilter } from './StatusFilter';
+import { sortOf, sortParam } from './sort';
+import { WhoseSwitch } from './WhoseSwitch';
 import './organisations.css';
 
-/** The lead feed: the organisations that visited, newest activity first. */
+/**
+ * The lead feed: the organisations that visited, newest activity first unless another order
+ * is chosen; leads only unless other statuses are asked for; everyone's or My accounts.
+ */
 export function OrganisationsPage() {
   const { workspace } = useParams({ from: '/w/$workspace' });
   const search = useSearch({ from: '/w/$workspace/organisations' });
@@ -21,6 +26,8 @@ export function OrganisationsPage() {
     workspace,
     search,
   );
+  const sort = sortOf(search.sort);
+  const mine = search.owner === 'me';
   const [text, setText] = useState(search.q ?? '');
   // A change of filter shows its first page.
   const filterBy = (change: Partial<OrganisationsSearch>) =>
@@ -40,7 +47,10 @@ export function OrganisationsPage() {
   return (
     <>
       <div className="page-header">
-        <h1>Organisations</h1>
+        <div className="title-with-views">
+          <h1>Organisations</h1>
+          <WhoseSwitch mine={mine} onChange={(me) => filterBy({ owner: me ? 'me' : undefined })} />
+        </div>
         <div className="row header-actions">
           <DateRange search={search} onChange={filterBy} />
           <button
@@ -89,6 +99,7 @@ export function OrganisationsPage() {
             ))}
           </select>
         </label>
+        <StatusFilter value={search.status} onChange={(status) => filterBy({ status })} />
       </search>
       <AdHocFilters
         workspace={workspace}
@@ -100,9 +111,14 @@ export function OrganisationsPage() {
           data.total === 0 ? (
             <Empty>
               <p>
-                No organisation matches these filters between {from} and {to}.
+                {mine ? 'None of your accounts matches' : 'No organisation matches'} these filters
+                between {from} and {to}.
               </p>
-              <p className="small">Try a longer date range, or clear the search and filters.</p>
+              <p className="small">
+                {mine
+                  ? 'You own an organisation once someone chooses you as its Owner on its page.'
+                  : 'Try a longer date range, or clear the search and filters.'}
+              </p>
             </Empty>
           ) : (
             <div className={list.isPlaceholderData ? 'stale' : undefined}>
@@ -111,74 +127,12 @@ export function OrganisationsPage() {
                   {count(data.total, 'organisation')}
                 </span>
               </div>
-              <TableWrap label="Organisations">
-                <table className="compact-on-phone">
-                  <caption className="visually-hidden">
-                    Organisations, most recently active first
-                  </caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Organisation</th>
-                      <th scope="col" className="wide-only">
-                        Industry
-                      </th>
-                      <th scope="col" className="wide-only">
-                        Size
-                      </th>
-                      <th scope="col" className="wide-only">
-                        Country
-                      </th>
-                      <th scope="col">Last seen</th>
-                      <th scope="col" className="num">
-                        Sessions
-                      </th>
-                      <th scope="col" className="num wide-only">
-                        Page views
-                      </th>
-                      <th scope="col" className="wide-only">
-                        Tags
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.data.map((o) => (
-                      <tr key={o.uuid}>
-                        <td>
-                          <OrganisationName
-                            workspace={workspace}
-                            uuid={o.uuid}
-                            name={o.name}
-                            logo={o.logo}
-                          />
-                          {/* On a phone the columns it stands for are hidden. */}
-                          <span className="phone-only muted small">
-                            {[o.industry, countryName(o.address.country)]
-                              .filter(Boolean)
-                              .join(' · ')}
-                          </span>
-                        </td>
-                        <td className="wide-only">{o.industry}</td>
-                        <td className="nowrap wide-only">{o.size}</td>
-                        <td className="wide-only">{countryName(o.address.country)}</td>
-                        <td className="nowrap">
-                          <time dateTime={o.last_seen} title={dateTime(o.last_seen)}>
-                            {ago(o.last_seen)}
-                          </time>
-                        </td>
-                        <td className="num">{o.total_sessions.toLocaleString('en')}</td>
-                        <td className="num wide-only">{o.total_pageviews.toLocaleString('en')}</td>
-                        <td className="wide-only">
-                          {o.tags.map((tag) => (
-                            <span className="tag" key={tag}>
-                              {tag}
-                            </span>
-                          ))}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableWrap>
+              <LeadTable
+                workspace={workspace}
+                organisations={data.data}
+                sort={sort}
+                onSort={(next) => filterBy({ sort: sortParam(next) })}
+              />
               <Pager
                 page={page}
                 size={PAGE_SIZE}

@@ -12,6 +12,12 @@ export interface OrganisationsSearch extends DateRangeSearch {
   segment?: string | undefined;
   tag?: string | undefined;
   filters?: string | undefined;
+  /** The API's `sort` ("-score"); none for most recently active first. */
+  sort?: string | undefined;
+  /** `me`: My accounts, the organisations the signed-in person owns. */
+  owner?: string | undefined;
+  /** Statuses, comma-separated, or `all`; none for leads only (the API's default). */
+  status?: string | undefined;
   page?: number | undefined;
 }
 
@@ -28,6 +34,9 @@ export function useOrganisationsPage(workspace: string, search: OrganisationsSea
     segmentUuid: search.segment,
     tag: search.tag,
     filters: search.filters,
+    sort: search.sort,
+    owner: search.owner,
+    ...(search.status === 'all' ? { include_all: true } : { status: search.status }),
   };
   const list = useQuery({
     queryKey: keys.organisations(workspace, filters, page),
@@ -43,7 +52,7 @@ export function useOrganisationsPage(workspace: string, search: OrganisationsSea
     placeholderData: keepPreviousData,
   });
   const csv = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) if (value) csv.set(key, value);
+  for (const [key, value] of Object.entries(filters)) if (value) csv.set(key, String(value));
   return {
     from,
     to,

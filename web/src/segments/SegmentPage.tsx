@@ -10,6 +10,7 @@ import {
   isIncomplete,
   newGroup,
   toFilters,
+  withMissing,
 } from './model';
 import {
   useBuilderFieldsQuery,
@@ -170,27 +171,4 @@ function countText(
   if (failed) return 'The count could not be loaded.';
   if (total === undefined) return 'Counting…';
   return `${total.toLocaleString('en')} ${total === 1 ? 'organisation matches' : 'organisations match'}`;
-}
-
-/** The known fields plus any the draft names that the workspace no longer has. */
-function withMissing(fields: BuilderField[], group: DraftGroup): BuilderField[] {
-  const names = new Set(fields.map((field) => field.name));
-  const missing: BuilderField[] = [];
-  const visit = (g: DraftGroup) => {
-    for (const item of g.items) {
-      if (item.kind === 'group') visit(item);
-      else if (!names.has(item.field)) {
-        names.add(item.field);
-        missing.push({
-          name: item.field,
-          label: `${item.field} (deleted field)`,
-          kind: 'text',
-          many: false,
-          optional: true,
-        });
-      }
-    }
-  };
-  visit(group);
-  return [...fields, ...missing];
 }

@@ -9,6 +9,7 @@ import {
 export type { Comparison };
 
 import type { Body } from '../api/types';
+import { STATUS_LABELS } from '../ui/status';
 
 export { comparisonsOf, UNITS };
 
@@ -36,7 +37,13 @@ const LABELS: Record<string, string> = {
   url: 'Visited URL',
   referrer: 'Referrer',
   source: 'Source',
+  score: 'Score',
+  status: 'Status',
+  owner: 'Owner (member e-mail)',
 };
+
+/** The words for a built-in field's fixed values (the grammar's `values`). */
+const VALUE_LABELS: Record<string, string> = STATUS_LABELS;
 
 export function builderFields(
   custom: { key: string; name: string; type: string; options: { key: string; label: string }[] }[],
@@ -50,7 +57,13 @@ export function builderFields(
           ? 'boolean'
           : 'text';
   return [
-    ...BUILT_IN_FIELDS.map((field) => ({ ...field, label: LABELS[field.name] ?? field.name })),
+    ...BUILT_IN_FIELDS.map((field) => ({
+      ...field,
+      label: LABELS[field.name] ?? field.name,
+      ...(field.values
+        ? { options: field.values.map((key) => ({ key, label: VALUE_LABELS[key] ?? key })) }
+        : {}),
+    })),
     ...custom.map((field) => ({
       name: field.key,
       label: field.name,
@@ -227,4 +240,27 @@ export function errorsAt(
         : key === path || key.startsWith(`${path}.`),
     )
     .flatMap(([, messages]) => messages);
+}
+
+/** The known fields plus any the draft names that the workspace no longer has. */
+export function withMissing(fields: BuilderField[], group: DraftGroup): BuilderField[] {
+  const names = new Set(fields.map((field) => field.name));
+  const missing: BuilderField[] = [];
+  const visit = (g: DraftGroup) => {
+    for (const item of g.items) {
+      if (item.kind === 'group') visit(item);
+      else if (!names.has(item.field)) {
+        names.add(item.field);
+        missing.push({
+          name: item.field,
+          label: `${item.field} (deleted field)`,
+          kind: 'text',
+          many: false,
+          optional: true,
+        });
+      }
+    }
+  };
+  visit(group);
+  return [...fields, ...missing];
 }

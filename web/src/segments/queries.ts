@@ -1,4 +1,5 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
 import { keys } from '../api/keys';
 import { useCustomFields, useRefresh } from '../api/queries';
@@ -98,8 +99,10 @@ export function useSegmentChanges(
 /** The fields a filter may name in this workspace, with the state of loading its custom fields. */
 export function useBuilderFieldsQuery(workspace: string) {
   const custom = useCustomFields(workspace);
+  // The same list while the definitions are the same, so what is built from it can be kept.
+  const fields = useMemo(() => builderFields(custom.data ?? []), [custom.data]);
   return {
-    fields: builderFields(custom.data ?? []),
+    fields,
     isPending: custom.isPending,
     error: custom.error,
   };

@@ -5,8 +5,11 @@ import type { Ok } from '../api/types';
 import { SegmentOptions } from '../ui/SegmentOptions';
 import { Loaded } from '../ui/states';
 import { DeliveryLog } from './DeliveryLog';
+import { MyDigest } from './MyDigest';
 import { type NewRule, useNotificationRules, useRuleChanges, useRuleLog } from './queries';
+import { OwnerFilter, useOwnerName } from './RuleOwner';
 import { Switch } from './Switch';
+import { BROWSER_ZONE, ZONES } from './time-zones';
 
 type Rule = Ok<'/v1/workspaces/{workspaceUuid}/notifications', 'get'>['data'][number];
 type Trigger = Rule['trigger'];
@@ -19,10 +22,6 @@ const TRIGGERS: [Trigger, string][] = [
   ['digest.weekly', 'Weekly digest (Monday 07:00)'],
 ];
 
-const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
-/** Time zones the browser knows, with the person's own and UTC certainly among them. */
-const ZONES = [...new Set([BROWSER_ZONE, 'UTC', ...Intl.supportedValuesOf('timeZone')])];
-
 /** Alerts and digests by e-mail, Slack or webhook, each with a test and its log. */
 export function Notifications({ workspace }: { workspace: string }) {
   const { rules, create } = useNotificationRules(workspace);
@@ -31,6 +30,7 @@ export function Notifications({ workspace }: { workspace: string }) {
   return (
     <section className="card" id="notifications" aria-labelledby="notifications-heading">
       <h2 id="notifications-heading">Notifications</h2>
+      <MyDigest workspace={workspace} />
       <Loaded query={rules} what="notification rules">
         {(data) =>
           data.length === 0 ? (
@@ -86,11 +86,14 @@ function RuleForm({
   const initialChannel: Channel = rule?.channel.type ?? (mailOn ? 'email' : 'slack');
   const [trigger, setTrigger] = useState<Trigger>(rule?.trigger ?? 'organisation.visited');
   const [channel, setChannel] = useState<Channel>(initialChannel);
+  const [toOwner, setToOwner] = useState(rule?.channel.to_owner ?? false);
   // The server's answer may come after the form was drawn with e-mail chosen.
   useEffect(() => {
     if (!offerEmail && channel === 'email') setChannel('slack');
   }, [offerEmail, channel]);
   const digest = trigger.startsWith('digest.');
+  // A digest is about many organisations: it has no one owner to mail.
+  const mailsOwner = toOwner && !digest;
   const keeps = rule !== undefined && rule.channel.type === channel && channel !== 'email';
   const id = rule ? `rule-${rule.uuid}` : 'rule-new';
 
@@ -109,6 +112,7 @@ function RuleForm({
       timezone: (digest && text('timezone')) || rule?.timezone || BROWSER_ZONE,
       filter: {
         segment_uuid: text('segment') || null,
+        owner: text('owner') || null,
         url_contains: trigger === 'page.visited' ? text('url') || null : null,
       },
       channel:
@@ -118,6 +122,7 @@ function RuleForm({
               to: text('to')
                 .split(/[\s,;]+/)
                 .filter(Boolean),
+              to_owner: mailsOwner,
             }
           : channel === 'slack'
             ? { type: 'slack', webhook_url: text('slack') }
@@ -127,6 +132,7 @@ function RuleForm({
       element.reset();
       setTrigger(rule?.trigger ?? 'organisation.visited');
       setChannel(initialChannel);
+      setToOwner(rule?.channel.to_owner ?? false);
     });
   }
   const failure = error instanceof ApiFailure ? error : undefined;
@@ -167,6 +173,7 @@ function RuleForm({
             <SegmentOptions segments={segments.data} />
           </select>
         </label>
+        <OwnerFilter workspace={workspace} defaultValue={rule?.filter.owner ?? ''} />
         {digest ? (
           <label>
             Time zone
@@ -201,15 +208,27 @@ function RuleForm({
           </select>
         </label>
         {channel === 'email' ? (
-          <label>
-            To (addresses)
-            <input
-              name="to"
-              required
-              defaultValue={rule?.channel.to?.join(', ')}
-              placeholder="sales@company.com"
-            />
-          </label>
+          <>
+            {digest ? null : (
+              <label className="checkbox-label">
+                <input
+                  type="checkbox"
+                  checked={toOwner}
+                  onChange={(e) => setToOwner(e.target.checked)}
+                />
+                To the organisation’s owner
+              </label>
+            )}
+            <label>
+              {mailsOwner ? 'Else to (addresses)' : 'To (addresses)'}
+              <input
+                name="to"
+                required={!mailsOwner}
+                defaultValue={rule?.channel.to?.join(', ')}
+                placeholder={mailsOwner ? 'when it has no owner' : 'sales@company.com'}
+              />
+            </label>
+          </>
         ) : channel === 'slack' ? (
           <label>
             Slack incoming-webhook URL
@@ -287,9 +306,13 @@ function RuleItem({ workspace, rule }: { workspace: string; rule: Rule }) {
     mutate: (enabled: boolean) => change.mutate({ enabled }),
   };
   const log = useRuleLog(workspace, rule.uuid, open);
+  const owner = useOwnerName(workspace, rule.filter.owner);
+  const addresses = rule.channel.to?.join(', ') ?? '';
   const where =
     rule.channel.type === 'email'
-      ? `e-mail to ${rule.channel.to?.join(', ')}`
+      ? rule.channel.to_owner
+        ? `e-mail to the owner${addresses ? `, else ${addresses}` : ''}`
+        : `e-mail to ${addresses}`
       : rule.channel.type === 'slack'
         ? 'Slack'
         : `webhook to ${rule.channel.url}`;
@@ -298,7 +321,7 @@ function RuleItem({ workspace, rule }: { workspace: string; rule: Rule }) {
     <div className="subsection" style={{ borderTop: '1px solid var(--border)', paddingTop: 10 }}>
       <Switch
         label={rule.name}
-        description={`${trigger}${rule.trigger.startsWith('digest.') ? ` in ${rule.timezone}` : ''}${rule.filter.url_contains ? ` containing “${rule.filter.url_contains}”` : ''} → ${where}`}
+        description={`${trigger}${rule.trigger.startsWith('digest.') ? ` in ${rule.timezone}` : ''}${rule.filter.url_contains ? ` containing “${rule.filter.url_contains}”` : ''}${owner ? `, owned by ${owner}` : ''} → ${where}`}
         checked={rule.enabled}
         disabled={toggle.isPending}
         onChange={(on) => toggle.mutate(on)}

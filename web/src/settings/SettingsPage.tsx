@@ -1,7 +1,9 @@
 import { useParams } from '@tanstack/react-router';
 import { Account } from './Account';
 import { CustomFields } from './CustomFields';
+import { ExcludedDomains } from './ExcludedDomains';
 import { Notifications } from './Notifications';
+import { LeadScoring } from './scoring/LeadScoring';
 import { Team } from './Team';
 import { Tokens } from './Tokens';
 import { Tracking } from './Tracking';
@@ -15,12 +17,14 @@ const SECTIONS = [
   ['api-tokens', 'API tokens'],
   ['webhooks', 'Webhooks'],
   ['notifications', 'Notifications'],
+  ['lead-scoring', 'Lead scoring'],
+  ['excluded-domains', 'Excluded domains'],
   ['custom-fields', 'Custom fields'],
 ] as const;
 
 /**
  * Everything that is set up once: the script, people, your password and tokens, outbound
- * messages, fields.
+ * messages, how leads are scored and which are hidden, fields.
  */
 export function SettingsPage() {
   const { workspace } = useParams({ from: '/w/$workspace' });
@@ -46,6 +50,8 @@ export function SettingsPage() {
           <Tokens />
           <Webhooks />
           <Notifications workspace={workspace} />
+          <LeadScoring workspace={workspace} />
+          <ExcludedDomains workspace={workspace} />
           <CustomFields workspace={workspace} />
         </div>
       </div>

@@ -1,20 +1,27 @@
 import { type QueryKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, inWorkspace, unwrap, unwrapData } from '../api/client';
 import { keys } from '../api/keys';
-import { useRefresh } from '../api/queries';
+import { teamQuery, useRefresh } from '../api/queries';
 import type { Body } from '../api/types';
 
-/** A setting read and changed whole: the change's answer replaces what was read. */
+/**
+ * A setting read and changed whole: the change's answer replaces what was read (and
+ * `onChanged` refreshes what else shows it).
+ */
 function useSetting<T, Change>(
   key: QueryKey,
   read: () => Promise<T>,
   write: (change: Change) => Promise<T>,
+  onChanged?: () => Promise<void>,
 ) {
   const queryClient = useQueryClient();
   const setting = useQuery({ queryKey: key, queryFn: read });
   const change = useMutation({
     mutationFn: write,
-    onSuccess: (data) => queryClient.setQueryData(key, data),
+    onSuccess: async (data) => {
+      queryClient.setQueryData(key, data);
+      await onChanged?.();
+    },
   });
   return [setting, change] as const;
 }
@@ -55,8 +62,7 @@ export function useVisitFilters(workspace: string) {
 /** The workspace's members and open invites; while invites are open, asked again now and then. */
 export function useTeam(workspace: string) {
   return useQuery({
-    queryKey: keys.users(workspace),
-    queryFn: () => unwrap(api.GET('/v1/workspaces/{workspaceUuid}/users', inWorkspace(workspace))),
+    ...teamQuery(workspace),
     // An accepted invite becomes a member.
     refetchInterval: (query) => ((query.state.data?.invites.length ?? 0) > 0 ? 10_000 : false),
   });
@@ -302,4 +308,47 @@ export function useRuleLog(workspace: string, rule: string, open: boolean) {
     enabled: open,
     refetchInterval: open ? 5_000 : false,
   });
+}
+
+/** The domains whose organisations are stored as hidden (contract §17). */
+export function useExcludedDomains(workspace: string) {
+  return useQuery({
+    queryKey: keys.excludedDomains(workspace),
+    queryFn: () =>
+      unwrapData(
+        api.GET('/v1/workspaces/{workspaceUuid}/excluded-domains', inWorkspace(workspace)),
+      ),
+  });
+}
+
+/**
+ * Replacing the excluded domains (admins): answers how many organisations it hid and brought
+ * back, and refreshes every list of the workspace.
+ */
+export function useExcludedDomainsSave(workspace: string) {
+  const refresh = useRefresh(keys.workspace(workspace));
+  return useMutation({
+    mutationFn: (domains: string[]) =>
+      unwrapData(
+        api.PUT('/v1/workspaces/{workspaceUuid}/excluded-domains', {
+          ...inWorkspace(workspace),
+          body: { domains },
+        }),
+      ),
+    onSuccess: refresh,
+  });
+}
+
+/** The signed-in person's own "My accounts" digest: on or off, and its time zone. */
+export function useMyDigest(workspace: string) {
+  const route = '/v1/workspaces/{workspaceUuid}/my-digest';
+  // The digest is one of the workspace's notification rules: that list shows it too.
+  const refreshRules = useRefresh(keys.notifications(workspace));
+  return useSetting(
+    keys.myDigest(workspace),
+    () => unwrapData(api.GET(route, inWorkspace(workspace))),
+    (body: Body<typeof route, 'put'>) =>
+      unwrapData(api.PUT(route, { ...inWorkspace(workspace), body })),
+    refreshRules,
+  );
 }
