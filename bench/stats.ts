@@ -69,6 +69,7 @@ async function timedDigest(
     trigger,
     timezone: 'Europe/Berlin',
     segment_id: segmentId,
+    owner_id: null,
   };
   const period = latestPeriod(trigger, rule.timezone, new Date());
   const { totals } = await digestOf(db, rule, period, 'http://localhost:3000');
