@@ -28,6 +28,9 @@ const LOCK_CLASS = 7_302;
 /** Full re-scores at least this often. */
 export const FULL_EVERY = '1 hour';
 const BATCH = 2_000;
+/** Organisations scored for their visits per round (every 5 s): 100 a second. */
+export const MOVED_PER_ROUND = 500;
+const CHUNK = 100;
 /** A full scoring of one workspace may take this long (ms). */
 const FULL_TIMEOUT_MS = 600_000;
 
@@ -50,7 +53,7 @@ export async function runScoringRound(
   for (let i = 0; i < FULL_PER_ROUND && !stopping(); i++) {
     if (!(await scoreDueWorkspace(db, failed))) break;
   }
-  while (!stopping() && (await scoreMovedActivity(db, failed)) === BATCH);
+  if (!stopping()) await scoreMovedActivity(db, failed);
   while (!stopping() && (await scoreQueued(db, failed)) > 0);
 }
 
@@ -135,29 +138,38 @@ export async function scoreDueWorkspace(
 export async function scoreMovedActivity(
   db: Kysely<Database>,
   failed: ScoringFailed = () => {},
+  limit = MOVED_PER_ROUND,
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const locked = await sql<{ ok: boolean }>`
       SELECT pg_try_advisory_xact_lock(${LOCK_CLASS}, 0) AS ok`.execute(trx);
     if (!locked.rows[0]?.ok) return 0;
+    // At most `limit` a round: scoring is background work, and a flood of new
+    // organisations (each scored once, ~0.3 ms of database) must not take the collector's
+    // share of the machine; they follow at this pace (docs/lead-score.md).
     const { rows } = await sql<{ workspace_id: string; id: string; activity: string }>`
       SELECT w.id AS workspace_id, a.organisation_id AS id, a.activity
       FROM workspaces w
       CROSS JOIN LATERAL (${activityOf(sql`w.id`)}) a
       JOIN organisations o ON o.workspace_id = w.id AND o.id = a.organisation_id
       WHERE w.deleted_at IS NULL AND o.scored_activity <> a.activity
-      LIMIT ${BATCH}`.execute(trx);
-    for (const [workspaceId, moved] of byWorkspace(rows)) {
-      const ids = moved.map((row) => row.id);
-      const activity = moved.map((row) => row.activity);
-      // Scored, each row written once with the activity it was scored with: a visit after
-      // the read above moves it again.
-      if (await scoredApart(trx, workspaceId, failed, ids, activity)) continue;
-      // Failed: they are not tried again until their visits move once more.
-      await sql`
-        UPDATE organisations o SET scored_activity = m.activity
-        FROM unnest(${ids}::uuid[], ${activity}::bigint[]) AS m(id, activity)
-        WHERE o.workspace_id = ${workspaceId} AND o.id = m.id`.execute(trx);
+      LIMIT ${limit}`.execute(trx);
+    for (const [workspaceId, all] of byWorkspace(rows)) {
+      // A hundred at a time: scored 500 at once, an organisation cost several times as
+      // much (measured, docs/performance.md), the mark of plans no longer by index.
+      for (let at = 0; at < all.length; at += CHUNK) {
+        const moved = all.slice(at, at + CHUNK);
+        const ids = moved.map((row) => row.id);
+        const activity = moved.map((row) => row.activity);
+        // Scored, each row written once with the activity it was scored with: a visit
+        // after the read above moves it again.
+        if (await scoredApart(trx, workspaceId, failed, ids, activity)) continue;
+        // Failed: they are not tried again until their visits move once more.
+        await sql`
+          UPDATE organisations o SET scored_activity = m.activity
+          FROM unnest(${ids}::uuid[], ${activity}::bigint[]) AS m(id, activity)
+          WHERE o.workspace_id = ${workspaceId} AND o.id = m.id`.execute(trx);
+      }
     }
     return rows.length;
   });
@@ -169,7 +181,7 @@ export async function scoreQueued(
   failed: ScoringFailed = () => {},
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const claimed = await claimQueued(trx, 'scoring_queue', BATCH);
+    const claimed = await claimQueued(trx, 'scoring_queue', CHUNK);
     if (!claimed) return 0;
     await scoredApart(trx, claimed.workspaceId, failed, claimed.organisationIds);
     return claimed.taken;

@@ -185,6 +185,28 @@ function baselineBody(method: string, template: string, key: string): unknown {
     'PATCH /v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/custom-fields': {
       custom_fields: { tier: 'gold', employees: 250, renewal: '2027-03-01', new_note: 'hi' },
     },
+    'PATCH /v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}': {
+      status: 'customer',
+    },
+    'PUT /v1/workspaces/{workspaceUuid}/scoring': {
+      rules: [
+        {
+          name: 'Big',
+          filters: {
+            operator: 'AND',
+            conditions: [{ field: 'sessions', comparison: 'greater_than', value: 1 }],
+          },
+          points: 20,
+        },
+      ],
+      key_pages: [{ url_contains: '/pricing', points: 30 }],
+    },
+    'POST /v1/workspaces/{workspaceUuid}/scoring/preview': {
+      rules: [],
+      key_pages: [{ url_contains: '/pricing', points: 30 }],
+    },
+    'PUT /v1/workspaces/{workspaceUuid}/excluded-domains': { domains: ['own.example'] },
+    'PUT /v1/workspaces/{workspaceUuid}/my-digest': { enabled: true },
     'PATCH /v1/workspaces/{workspaceUuid}/privacy': { honor_gpc: true },
     'PATCH /v1/workspaces/{workspaceUuid}/filters': {
       excluded_ip_ranges: ['203.0.113.0/24'],

@@ -27,7 +27,11 @@ const EXPECTED_ROUTES = {
   '/v1/workspaces/{workspaceUuid}/stats': ['get'],
   '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/sessions': ['get'],
   '/v1/workspaces/{workspaceUuid}/organisations': ['get', 'post'],
-  '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}': ['get'],
+  '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}': ['get', 'patch'],
+  '/v1/workspaces/{workspaceUuid}/scoring': ['delete', 'get', 'put'],
+  '/v1/workspaces/{workspaceUuid}/scoring/preview': ['post'],
+  '/v1/workspaces/{workspaceUuid}/excluded-domains': ['get', 'put'],
+  '/v1/workspaces/{workspaceUuid}/my-digest': ['get', 'put'],
   '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/tags': ['delete', 'post'],
   '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/custom-fields': ['get', 'patch'],
   '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/custom-fields/{key}': [
