@@ -27,7 +27,6 @@ export type ScoringFailed = (workspaceId: string, reason: string) => void;
 const LOCK_CLASS = 7_302;
 /** Full re-scores at least this often. */
 export const FULL_EVERY = '1 hour';
-const BATCH = 2_000;
 /** Organisations scored for their visits per round (every 5 s): 100 a second. */
 export const MOVED_PER_ROUND = 500;
 const CHUNK = 100;
