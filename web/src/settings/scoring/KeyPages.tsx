@@ -1,4 +1,5 @@
 import { type DraftKeyPage, KEY_PAGE_POINTS, newKeyPage } from './draft';
+import { PointsField } from './PointsField';
 
 /** At most this many key pages (the server's limit). */
 const MAX_KEY_PAGES = 50;
@@ -38,17 +39,11 @@ export function KeyPages({
                     onChange={(event) => replace(page.id, { ...page, url: event.target.value })}
                   />
                 </label>
-                <label className="points">
-                  Points
-                  <input
-                    type="number"
-                    required
-                    step={1}
-                    {...KEY_PAGE_POINTS}
-                    value={page.points}
-                    onChange={(event) => replace(page.id, { ...page, points: event.target.value })}
-                  />
-                </label>
+                <PointsField
+                  value={page.points}
+                  range={KEY_PAGE_POINTS}
+                  onChange={(points) => replace(page.id, { ...page, points })}
+                />
                 <button
                   type="button"
                   className="button small quiet danger"

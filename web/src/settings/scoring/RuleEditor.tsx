@@ -1,6 +1,7 @@
 import { FilterBuilder } from '../../segments/FilterBuilder';
 import { type BuilderField, withMissing } from '../../segments/model';
 import { type DraftRule, errorsUnder, RULE_POINTS } from './draft';
+import { PointsField } from './PointsField';
 import '../../segments/segments.css';
 
 /** One scoring rule: its name, its points, and the organisations it applies to. */
@@ -37,18 +38,12 @@ export function RuleEditor({
             onChange={(event) => onChange({ ...rule, name: event.target.value })}
           />
         </label>
-        <label className="points">
-          Points
-          <input
-            type="number"
-            required
-            step={1}
-            {...RULE_POINTS}
-            value={rule.points}
-            aria-invalid={pointsProblem ? true : undefined}
-            onChange={(event) => onChange({ ...rule, points: event.target.value })}
-          />
-        </label>
+        <PointsField
+          value={rule.points}
+          range={RULE_POINTS}
+          invalid={Boolean(pointsProblem)}
+          onChange={(points) => onChange({ ...rule, points })}
+        />
         <button type="button" className="button small quiet danger" onClick={onRemove}>
           Remove<span className="visually-hidden"> rule {index + 1}</span>
         </button>
