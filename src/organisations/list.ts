@@ -54,7 +54,7 @@ export function parseStatuses(
   const unknown = wanted.filter(
     (item) => !(ORGANISATION_STATUSES as readonly string[]).includes(item),
   );
-  if (unknown.length > 0 || wanted.length === 0) {
+  if (unknown.length > 0) {
     throw fieldError(
       'status',
       `The status must be one or more of: ${ORGANISATION_STATUSES.join(', ')}.`,

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { affectedRows } from '../db/affected.js';
 import type { Database } from '../db/schema.js';
 import { type FieldErrors, unprocessable } from '../http/errors.js';
 import { registrableDomain } from '../identify/companies.js';
@@ -71,8 +72,8 @@ export async function replaceExcludedDomains(
       UPDATE organisations o SET status = 'hidden', excluded = true
       WHERE o.workspace_id = ${workspaceId} AND o.status = 'lead' AND ${excludedNow}`.execute(trx);
     const counts = {
-      hidden: Number(hidden.numAffectedRows ?? 0n),
-      shown: Number(shown.numAffectedRows ?? 0n),
+      hidden: affectedRows(hidden),
+      shown: affectedRows(shown),
     };
     if (counts.hidden + counts.shown > 0) {
       // Segments and rules may filter by status.

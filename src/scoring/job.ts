@@ -1,8 +1,8 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { isDatabaseUnreachable, sqlState } from '../db/failures.js';
 import { inSavepoint } from '../db/savepoint.js';
 import type { Database } from '../db/schema.js';
 import { claimQueued } from '../outbox/claim-queued.js';
+import { failureReason, rethrowIfTransient } from '../segments/membership.js';
 import { scoreOrganisations } from './score.js';
 import { checkedScoring } from './settings.js';
 
@@ -77,12 +77,10 @@ async function scoredApart(
     ),
   );
   if (error === null) return true;
-  if (isDatabaseUnreachable(error) || TRANSIENT.includes(sqlState(error) ?? '')) throw error;
-  failed(workspaceId, sqlState(error) ? `SQLSTATE ${sqlState(error)}` : (error as Error).name);
+  rethrowIfTransient(error);
+  failed(workspaceId, failureReason(error));
   return false;
 }
-// Serialization failures and deadlocks: the next round tries again.
-const TRANSIENT = ['40001', '40P01'];
 
 /** Scores one due workspace in full; false when none is due. */
 export async function scoreDueWorkspace(

@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import { listCustomFields } from '../custom-fields/store.js';
 import type { Database } from '../db/schema.js';
 import { type FieldErrors, unprocessable } from '../http/errors.js';
+import { markScoringStale } from '../outbox/scoring-queue.js';
 import { checkFilters, FiltersInput, FiltersSchema, type Group } from '../segments/filters.js';
 
 /**
@@ -204,5 +205,5 @@ export async function saveScoring(
 /** Drops an admin's scoring: the workspace scores with the defaults again, in full soon. */
 export async function resetScoring(db: Kysely<Database>, workspaceId: string): Promise<void> {
   await db.deleteFrom('scoring_settings').where('workspace_id', '=', workspaceId).execute();
-  await db.deleteFrom('scoring_runs').where('workspace_id', '=', workspaceId).execute();
+  await markScoringStale(db, workspaceId);
 }
