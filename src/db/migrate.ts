@@ -24,6 +24,7 @@ import * as lookupCaches from './migrations/0022_lookup_caches.js';
 import * as matchRate from './migrations/0023_match_rate.js';
 import * as outboxEvents from './migrations/0024_outbox_events.js';
 import * as leadScore from './migrations/0025_lead_score.js';
+import * as organisationFigures from './migrations/0026_organisation_figures.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '0023_match_rate': matchRate,
   '0024_outbox_events': outboxEvents,
   '0025_lead_score': leadScore,
+  '0026_organisation_figures': organisationFigures,
 };
 
 /**

@@ -32,6 +32,9 @@ export interface Database {
   contact_visitors: ContactVisitorTable;
   scheduled_jobs: ScheduledJobTable;
   stats_organisation_days: StatsOrganisationDayTable;
+  organisation_figures: OrganisationFiguresTable;
+  organisation_visitors: OrganisationVisitorTable;
+  organisation_locations: OrganisationLocationTable;
   stats_organisation_sources: StatsOrganisationSourceTable;
   stats_source_days: StatsSourceDayTable;
   stats_page_days: StatsPageDayTable;
@@ -451,6 +454,33 @@ export interface ScheduledJobTable {
 }
 
 /** Daily rollups kept by triggers (migration 0011); read-only to the code. */
+/** An organisation's session figures, kept by triggers on sessions (migration 0026). */
+export interface OrganisationFiguresTable {
+  workspace_id: string;
+  organisation_id: string;
+  sessions: number;
+  pageviews: string;
+  /** Time on site in microseconds. */
+  micros: string;
+  first_seen: Date | null;
+  last_seen: Date | null;
+}
+
+export interface OrganisationVisitorTable {
+  workspace_id: string;
+  organisation_id: string;
+  visitor_id: string;
+  sessions: number;
+}
+
+export interface OrganisationLocationTable {
+  workspace_id: string;
+  organisation_id: string;
+  city: string;
+  country: string;
+  sessions: number;
+}
+
 export interface StatsOrganisationDayTable {
   workspace_id: string;
   day: string;

@@ -9,6 +9,7 @@ import { isUuid } from '../http/validation.js';
 import { matchingOrganisations } from '../segments/compile.js';
 import { type Group, requireFilters } from '../segments/filters.js';
 import type { DateRange } from '../sessions/dates.js';
+import { organisationTotals } from '../sessions/organisation-figures.js';
 
 export interface OrganisationFilters {
   workspaceId: string;
@@ -70,7 +71,7 @@ export function namesField(group: Group, name: string): boolean {
   );
 }
 
-/** The sort key of each organisation, as an SQL expression over `o`. */
+/** The sort key of each organisation, as an SQL expression over `o` (and `f`, its figures). */
 function sortKey(sort: ListSort): RawBuilder<unknown> {
   switch (sort.key) {
     case 'score':
@@ -78,11 +79,9 @@ function sortKey(sort: ListSort): RawBuilder<unknown> {
     case 'name':
       return sql`lower(${profileName})`;
     case 'sessions':
-      return sql`(SELECT count(*) FROM sessions s
-                  WHERE s.workspace_id = o.workspace_id AND s.organisation_id = o.id)`;
+      return sql`coalesce(f.sessions, 0)`;
     default:
-      return sql`(SELECT max(s.started_at) FROM sessions s
-                  WHERE s.workspace_id = o.workspace_id AND s.organisation_id = o.id)`;
+      return sql`f.last_seen`;
   }
 }
 
@@ -122,6 +121,11 @@ export async function findOrganisationPage(
     WITH matching AS (
       SELECT o.id, ${sortKey(sort)} AS key
       FROM organisations o ${profileJoins}
+      ${
+        sort.key === 'sessions' || sort.key === 'last_seen'
+          ? sql`LEFT JOIN ${organisationTotals(f.workspaceId)} f ON f.organisation_id = o.id`
+          : sql``
+      }
       WHERE ${sql.join(parts, sql` AND `)}
     ), page AS (
       SELECT id, key FROM matching ORDER BY key ${direction}, id

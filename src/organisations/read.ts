@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Address, Database, SocialProfile } from '../db/schema.js';
 import { nameOf, websiteOf, withProfiles } from '../enrich/profile-sql.js';
 import { ADDRESS_FIELDS } from '../identify/companies.js';
+import { organisationTotals, visitorsAndPlaces } from '../sessions/organisation-figures.js';
 import type { Organisation } from './schemas.js';
 
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
@@ -22,8 +23,8 @@ export function hms(totalSeconds: number): string {
 
 /**
  * The organisations with these ids, as the API shows them: directory profile, tags,
- * segments, custom-field values and the figures derived from their sessions, which are
- * computed when read and so always match the sessions stored.
+ * segments, custom-field values and the figures of their sessions (./figures.ts), which
+ * always match the sessions stored.
  */
 export async function loadOrganisations(
   db: Kysely<Database>,
@@ -40,18 +41,12 @@ export async function loadOrganisations(
       first_seen: Date;
       last_seen: Date;
       seconds: number;
-      views: number;
+      pageviews: number;
       locations: string[] | null;
     }>`
-      SELECT organisation_id, count(*)::int AS sessions, count(DISTINCT visitor_id)::int AS visitors,
-        coalesce(sum(pageviews), 0)::int AS views,
-        min(started_at) AS first_seen, max(ended_at) AS last_seen,
-        coalesce(sum(extract(epoch FROM ended_at - started_at)), 0)::float8 AS seconds,
-        array_agg(DISTINCT city || '|' || country ORDER BY city || '|' || country)
-          FILTER (WHERE city <> '') AS locations
-      FROM sessions
-      WHERE workspace_id = ${workspaceId} AND organisation_id = ANY(${ids}::uuid[])
-      GROUP BY organisation_id`.execute(db),
+      SELECT t.organisation_id, t.sessions, t.pageviews::int AS pageviews, t.first_seen,
+        t.last_seen, t.seconds, ${visitorsAndPlaces(workspaceId)}
+      FROM ${organisationTotals(workspaceId, ids)} t`.execute(db),
     db
       .selectFrom('organisation_tags')
       .select(['organisation_id', 'name'])
@@ -129,7 +124,7 @@ export async function loadOrganisations(
         industry: row.industry ?? '',
         phone: row.phone,
         email: row.email,
-        total_pageviews: stat?.views ?? 0,
+        total_pageviews: stat?.pageviews ?? 0,
         total_sessions: stat?.sessions ?? 0,
         total_time_on_site: hms(stat?.seconds ?? 0),
         visitor_locations: (stat?.locations ?? []).map((label) => {

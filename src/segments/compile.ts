@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { likeContaining, likeEnding, likeStarting } from '../db/like.js';
 import { profileCountry, profileJoins, profileName, profileText } from '../enrich/profile-sql.js';
+import { organisationTotals } from '../sessions/organisation-figures.js';
 import type { Comparison, Condition, FieldSpec, Group, Scalar, Unit } from './filters.js';
 
 /**
@@ -95,17 +96,8 @@ class Compiler {
   statsJoin(): Sql {
     if (!this.usesStats) return sql``;
     const { workspaceId, organisationIds } = this.scope;
-    const only = organisationIds
-      ? sql`AND organisation_id = ANY(${organisationIds}::uuid[])`
-      : sql``;
-    return sql`LEFT JOIN (
-        SELECT organisation_id, count(*) AS sessions, sum(pageviews) AS pageviews,
-          min(started_at) AS first_seen, max(ended_at) AS last_seen,
-          sum(extract(epoch FROM ended_at - started_at)) AS seconds
-        FROM sessions
-        WHERE workspace_id = ${workspaceId} AND organisation_id IS NOT NULL ${only}
-        GROUP BY organisation_id
-      ) st ON st.organisation_id = o.id`;
+    return sql`LEFT JOIN ${organisationTotals(workspaceId, organisationIds)} st
+      ON st.organisation_id = o.id`;
   }
 
   /** Each custom field a condition named, joined once. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../src/accounts/store.js';
 import { latestPeriod } from '../../src/notifications/digest-period.js';
@@ -90,6 +91,14 @@ beforeAll(async () => {
   }
   await seller.api('PATCH', `${base()}/organisations/${orgs['owned-hidden.example']}`, {
     status: 'hidden',
+  });
+  // The visits above are past before any rule exists: their events fanned out (with no
+  // rule to match), so an alert below can only come from the visits made after the rule.
+  await until(async () => {
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox_events`.execute(
+      t.database.db,
+    );
+    return rows[0]?.n === 0;
   });
 });
 afterAll(async () => {

@@ -1,54 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { connect, type Db } from '../../src/db/connect.js';
-import { migrate } from '../../src/db/migrate.js';
+import { expect, it } from 'vitest';
 import { presentStats } from '../../src/stats/present.js';
 import { readStats } from '../../src/stats/store.js';
-import { createTestDatabase } from '../helpers/app.js';
+import { seeded, workspaceDatabase } from '../helpers/seeded.js';
 
 // The visitor counts are kept incrementally (migration 0023) so that a range's distinct
 // visitors are a sum; here they are checked against a count from the sessions themselves,
 // for every range of ten days, after inserts, visits past midnight, late attribution, days
 // filled in between others, and deletions, each in statements of many sessions.
-let database: Db;
-let drop: () => Promise<void>;
 const ws = randomUUID();
 const organisations = [randomUUID(), randomUUID()];
 const visitors = Array.from({ length: 12 }, () => randomUUID());
 const DAYS = Array.from({ length: 10 }, (_, i) => `2026-02-${String(i + 1).padStart(2, '0')}`);
 
-beforeAll(async () => {
-  const created = await createTestDatabase();
-  drop = created.drop;
-  database = connect(created.url);
-  await migrate(database.db);
-  await sql`
-    INSERT INTO workspaces (id, name, url, usage_limit)
-    VALUES (${ws}, 'Site', 'https://site.example', 1000)`.execute(database.db);
-  for (const [i, id] of organisations.entries()) {
-    await sql`
-      INSERT INTO organisations (workspace_id, id, domain)
-      VALUES (${ws}, ${id}, ${`org-${i}.example`})`.execute(database.db);
-  }
-});
-afterAll(async () => {
-  await database.close();
-  await drop();
-});
+const database = workspaceDatabase(ws, organisations);
 
-/** A small deterministic generator (mulberry32), so a failure can be run again. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const next = random(23);
-const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)] as T;
+const { next, pick } = seeded(23);
 
 interface StoredSession {
   visitor_id: string;
@@ -61,7 +29,7 @@ interface StoredSession {
 async function expected(first: string, last: string) {
   const { rows } = await sql<StoredSession>`
     SELECT visitor_id, organisation_id, started_at, ended_at FROM sessions
-    WHERE workspace_id = ${ws}`.execute(database.db);
+    WHERE workspace_id = ${ws}`.execute(database().db);
   const days = new Map<string, { all: Set<string>; identified: Set<string> }>();
   for (const s of rows) {
     const end = s.ended_at.toISOString().slice(0, 10);
@@ -89,7 +57,7 @@ async function expectEveryRangeCounted() {
   for (const [i, first] of DAYS.entries()) {
     for (const last of DAYS.slice(i)) {
       const range = { first, last };
-      const data = presentStats(range, await readStats(database.db, ws, range));
+      const data = presentStats(range, await readStats(database().db, ws, range));
       const shown = {
         days: data.days.map((d) => [d.visitors, d.identified_visitors]),
         totals: {
@@ -123,12 +91,12 @@ async function insertSessions(count: number, days: readonly string[]) {
     SELECT ${ws}, * FROM unnest(${sessions.map((s) => s.id)}::uuid[],
       ${sessions.map((s) => s.visitor)}::uuid[], ${sessions.map((s) => s.organisation)}::uuid[],
       ${sessions.map((s) => s.start)}::timestamptz[], ${sessions.map((s) => s.end)}::timestamptz[])`.execute(
-    database.db,
+    database().db,
   );
 }
 
 it('keeps every range’s visitors and identified visitors right through every kind of change', async () => {
-  const db = database.db;
+  const db = database().db;
   // Every other day first, then the days between: a visitor's new day lands between two.
   await insertSessions(
     25,
