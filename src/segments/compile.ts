@@ -117,6 +117,8 @@ class Compiler {
     const parts = group.conditions.map((item) =>
       item.type === 'group' ? this.group(item) : this.condition(item),
     );
+    // A group without conditions holds for every organisation, whatever its operator.
+    if (parts.length === 0) return sql`true`;
     return sql`(${sql.join(parts, group.operator === 'AND' ? sql` AND ` : sql` OR `)})`;
   }
 

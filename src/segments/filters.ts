@@ -208,8 +208,10 @@ export function checkFilters(
       fail(`${path}.operator`, 'The operator must be AND or OR.');
       ok = false;
     }
-    if (!Array.isArray(raw.conditions) || raw.conditions.length === 0) {
-      fail(`${path}.conditions`, 'The conditions must be a list of at least one condition.');
+    // An empty list is allowed, as Snitcher's document allows it: it matches every
+    // organisation (contract §18).
+    if (!Array.isArray(raw.conditions)) {
+      fail(`${path}.conditions`, 'The conditions must be a list.');
       return null;
     }
     const conditions: (Condition | Group)[] = [];

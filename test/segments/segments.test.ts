@@ -193,7 +193,7 @@ describe('filter validation (422, one key per offending field)', () => {
 
   it('checks groups: operator, conditions, nesting, and names the nested path', async () => {
     expectFieldError(await post({ operator: 'XOR', conditions: [] }), 'filters.operator');
-    expectFieldError(await post({ operator: 'AND', conditions: [] }), 'filters.conditions');
+    expectFieldError(await post({ operator: 'AND', conditions: {} }), 'filters.conditions');
     expectFieldError(await post({ operator: 'AND' }), 'filters.conditions');
     expectFieldError(await post('everything'), 'filters');
     const nested = await post({
@@ -325,6 +325,31 @@ describe('membership kept current', () => {
     expect(body.session).toBeNull();
     await sleep(1500); // nothing else may come: not the found member, not a second one
     expect(entered()).toHaveLength(1);
+  });
+
+  it('takes a group without conditions as every organisation, as Snitcher clients send it', async () => {
+    const all = (
+      await call('GET', `/v1/workspaces/${ws}/organisations?include_all=true&size=100`)
+    ).body.data.map((o: { uuid: string }) => o.uuid);
+    expect(all.length).toBeGreaterThan(0);
+    const adHoc = async (filters: unknown) => {
+      const answer = await call('POST', `/v1/workspaces/${ws}/organisations?include_all=true`, {
+        filters,
+      });
+      expect(answer.status).toBe(200);
+      return answer.body.data.map((o: { uuid: string }) => o.uuid).sort();
+    };
+    expect(await adHoc({ operator: 'AND', conditions: [] })).toEqual([...all].sort());
+    expect(await adHoc({ operator: 'OR', conditions: [] })).toEqual([...all].sort());
+    // Nested, it holds too: AND with a condition that holds for none is still none.
+    expect(
+      await adHoc({
+        operator: 'AND',
+        conditions: [{ operator: 'OR', conditions: [] }, where('name', 'equal', 'nobody at all')],
+      }),
+    ).toEqual([]);
+    const everyone = await segment('Everyone', { operator: 'AND', conditions: [] });
+    await until(async () => (await organisationsOf(everyone)).length === all.length);
   });
 
   it('follows tags at once', async () => {
