@@ -57,6 +57,10 @@ export const WORKSPACE_ACTIONS: Record<string, Action> = {
   [`PATCH ${WS}/segments/{}`]: 'write',
   [`DELETE ${WS}/segments/{}`]: 'write',
   [`PUT ${WS}/contacts/{}/reveal-email`]: 'read',
+  // Zapier hooks (contract §18): admins, reading included.
+  [`GET ${WS}/zapier/hooks`]: 'settings',
+  [`POST ${WS}/zapier/hooks`]: 'settings',
+  [`DELETE ${WS}/zapier/hooks/{}`]: 'settings',
 };
 
 const READS = new Set(['GET', 'HEAD']);

@@ -5,18 +5,9 @@ import { checkPageWindow, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, WorkspaceParams, Wrapped } from '../http/schemas.js';
 import { requireWorkspace } from '../http/workspace.js';
 import { organisationExists } from '../organisations/store.js';
+import { presentContact } from './present.js';
 import { Contact, ContactParams, ContactsQuery } from './schemas.js';
-import { type ContactRow, findContact, findContactPage } from './store.js';
-
-const present = (row: ContactRow): Contact => ({
-  uuid: row.id,
-  email: row.email,
-  traits: row.traits,
-  organisation_uuid: row.organisation_id,
-  visitor_uuids: row.visitor_ids,
-  first_seen: row.first_seen.toISOString(),
-  last_seen: row.last_seen.toISOString(),
-});
+import { findContact, findContactPage } from './store.js';
 
 export function contactRoutes(app: Api, deps: AppDeps): void {
   app.get(
@@ -52,7 +43,7 @@ export function contactRoutes(app: Api, deps: AppDeps): void {
         },
         { offset: (query.page - 1) * query.size, limit: query.size },
       );
-      return paginate(request, deps.config.publicUrl, query, total, rows.map(present));
+      return paginate(request, deps.config.publicUrl, query, total, rows.map(presentContact));
     },
   );
 
@@ -75,7 +66,7 @@ export function contactRoutes(app: Api, deps: AppDeps): void {
       const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
       const contact = await findContact(deps.db, workspace.id, request.params.contactUuid);
       if (!contact) throw notFound('Contact not found.');
-      return { success: true, data: present(contact) };
+      return { success: true, data: presentContact(contact) };
     },
   );
 }

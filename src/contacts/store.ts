@@ -13,16 +13,24 @@ export interface ContactSighting {
   organisationId: string | null;
 }
 
+/** A contact recorded for the first time, with the organisation it then had. */
+export interface NewContact {
+  workspaceId: string;
+  contactId: string;
+  organisationId: string | null;
+}
+
 /**
  * Records people who gave an email address: one contact per address and workspace, its
  * traits merged (later values win), its organisation the latest known, and the visitor
- * ids it came from. Runs inside the writer's transaction.
+ * ids it came from. Runs inside the writer's transaction. Answers the contacts new to their
+ * workspace (for `contact.identified`).
  */
 export async function recordContacts(
   trx: Kysely<Database>,
   sightings: ContactSighting[],
-): Promise<void> {
-  if (sightings.length === 0) return;
+): Promise<NewContact[]> {
+  if (sightings.length === 0) return [];
   // One row per contact: a statement may not upsert the same row twice.
   const merged = new Map<string, ContactSighting & { visitorIds: Set<string> }>();
   for (const sighting of sightings) {
@@ -43,25 +51,36 @@ export async function recordContacts(
   const links = contacts.flatMap((c) =>
     [...c.visitorIds].map((visitorId) => ({ ...c, visitorId })),
   );
-  await sql`${PREPARED}
+  // A contact that exists keeps its id: a returned id that is the one proposed is new.
+  const proposed = contacts.map(() => randomUUID());
+  const { rows } = await sql<{ workspace_id: string; id: string; organisation_id: string | null }>`
+    ${PREPARED}
     WITH upserted AS (
       INSERT INTO contacts (workspace_id, id, email, organisation_id, traits)
       SELECT * FROM unnest(${contacts.map((c) => c.workspaceId)}::uuid[],
-        ${contacts.map(() => randomUUID())}::uuid[], ${contacts.map((c) => c.email)}::text[],
+        ${proposed}::uuid[], ${contacts.map((c) => c.email)}::text[],
         ${contacts.map((c) => c.organisationId)}::uuid[],
         ${contacts.map((c) => JSON.stringify(c.traits))}::jsonb[])
       ON CONFLICT (workspace_id, email) DO UPDATE SET
         traits = contacts.traits || excluded.traits,
         organisation_id = coalesce(excluded.organisation_id, contacts.organisation_id)
-      RETURNING workspace_id, id, email
+      RETURNING workspace_id, id, email, organisation_id
+    ), linked AS (
+      INSERT INTO contact_visitors (workspace_id, contact_id, visitor_id)
+      SELECT u.workspace_id, u.id, l.visitor_id
+      FROM upserted u
+      JOIN unnest(${links.map((l) => l.workspaceId)}::uuid[], ${links.map((l) => l.email)}::text[],
+                  ${links.map((l) => l.visitorId)}::uuid[]) AS l(workspace_id, email, visitor_id)
+        USING (workspace_id, email)
+      ON CONFLICT DO NOTHING
     )
-    INSERT INTO contact_visitors (workspace_id, contact_id, visitor_id)
-    SELECT u.workspace_id, u.id, l.visitor_id
-    FROM upserted u
-    JOIN unnest(${links.map((l) => l.workspaceId)}::uuid[], ${links.map((l) => l.email)}::text[],
-                ${links.map((l) => l.visitorId)}::uuid[]) AS l(workspace_id, email, visitor_id)
-      USING (workspace_id, email)
-    ON CONFLICT DO NOTHING`.execute(trx);
+    SELECT workspace_id, id, organisation_id FROM upserted
+    WHERE id = ANY(${proposed}::uuid[])`.execute(trx);
+  return rows.map((row) => ({
+    workspaceId: row.workspace_id,
+    contactId: row.id,
+    organisationId: row.organisation_id,
+  }));
 }
 
 export interface ContactFilters {

@@ -25,6 +25,7 @@ import * as matchRate from './migrations/0023_match_rate.js';
 import * as outboxEvents from './migrations/0024_outbox_events.js';
 import * as leadScore from './migrations/0025_lead_score.js';
 import * as organisationFigures from './migrations/0026_organisation_figures.js';
+import * as zapierHooks from './migrations/0027_zapier_hooks.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '0024_outbox_events': outboxEvents,
   '0025_lead_score': leadScore,
   '0026_organisation_figures': organisationFigures,
+  '0027_zapier_hooks': zapierHooks,
 };
 
 /**

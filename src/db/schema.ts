@@ -33,6 +33,8 @@ export interface Database {
   scheduled_jobs: ScheduledJobTable;
   stats_organisation_days: StatsOrganisationDayTable;
   organisation_figures: OrganisationFiguresTable;
+  zapier_hooks: ZapierHookTable;
+  zapier_deliveries: ZapierDeliveryTable;
   organisation_visitors: OrganisationVisitorTable;
   organisation_locations: OrganisationLocationTable;
   stats_organisation_sources: StatsOrganisationSourceTable;
@@ -428,6 +430,26 @@ export interface WebhookDeliveryTable extends DeliveryAttemptColumns {
   redelivered_at: Date | null;
 }
 
+export interface ZapierHookTable {
+  workspace_id: string;
+  id: string;
+  name: Generated<string>;
+  hook_url: string;
+  event: string;
+  created_at: CreatedAt;
+}
+
+export interface ZapierDeliveryTable extends DeliveryAttemptColumns {
+  id: string;
+  workspace_id: string;
+  hook_id: string;
+  event: string;
+  organisation_id: string | null;
+  session_id: string | null;
+  contact_id: string | null;
+  body: string | null;
+}
+
 export interface SegmentQueueTable {
   workspace_id: string;
   organisation_id: string;
@@ -646,5 +668,6 @@ export interface OutboxEventTable {
   event_id: string | null;
   segment_id: string | null;
   url: string | null;
+  contact_id: string | null;
   created_at: Generated<Date>;
 }

@@ -160,7 +160,18 @@ function phases(deps: WriterDeps): Phase[] {
             organisationId: organisationOf(group, context),
           })),
         );
-        await recordContacts(await tx.db(), sightings);
+        const created = await recordContacts(await tx.db(), sightings);
+        for (const { workspaceId, contactId, organisationId } of created) {
+          // A contact of no organisation (a free-mail address) is nobody's lead.
+          if (organisationId) {
+            group.events.push({
+              kind: 'contact.identified',
+              workspaceId,
+              organisationId,
+              contactId,
+            });
+          }
+        }
       },
     },
     {

@@ -1,11 +1,8 @@
 import { EMAIL_PROBLEM, isEmailAddress } from '../http/email-address.js';
 import { type FieldErrors, unprocessable } from '../http/errors.js';
 import { encrypt } from '../http/keys.js';
-import {
-  publicAddressesOf,
-  type Resolver,
-  UnsafeAddressError,
-} from '../http/outbound/address-guard.js';
+import type { Resolver } from '../http/outbound/address-guard.js';
+import { checkDeliveryTarget } from '../http/outbound/target.js';
 import type { ChannelInput, Trigger } from './schemas.js';
 import type { RuleRow, RuleValues } from './store.js';
 
@@ -78,7 +75,7 @@ export async function channelValues(
       }
       throw field('channel.webhook_url', 'The channel.webhook_url field is required for Slack.');
     }
-    await checkTarget('channel.webhook_url', channel.webhook_url, context);
+    await checkDeliveryTarget('channel.webhook_url', channel.webhook_url, context);
     return {
       ...empty,
       channel_type: 'slack',
@@ -88,7 +85,7 @@ export async function channelValues(
   if (channel.url === undefined) {
     throw field('channel.url', 'The channel.url field is required for a webhook.');
   }
-  await checkTarget('channel.url', channel.url, context);
+  await checkDeliveryTarget('channel.url', channel.url, context);
   const kept = current?.channel_type === 'webhook' ? current.webhook_secret_encrypted : null;
   if (channel.secret === undefined && !kept) {
     throw field('channel.secret', 'The channel.secret field is required (16 to 255 characters).');
@@ -109,25 +106,6 @@ export function checkFilter(trigger: Trigger, urlContains: string | null): void 
       'filter.url_contains',
       'The filter.url_contains field is required for page.visited.',
     );
-  }
-}
-
-async function checkTarget(name: string, raw: string, context: ChannelContext): Promise<void> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw field(name, `The ${name} field must be an absolute URL.`);
-  }
-  const protocols = context.allowPrivate ? ['https:', 'http:'] : ['https:'];
-  if (!protocols.includes(url.protocol))
-    throw field(name, `The ${name} field must be an https URL.`);
-  if (context.allowPrivate) return;
-  try {
-    await publicAddressesOf(url, context.resolve);
-  } catch (error) {
-    if (error instanceof UnsafeAddressError) throw field(name, error.message);
-    throw error;
   }
 }
 

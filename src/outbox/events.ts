@@ -20,6 +20,7 @@ export const DOMAIN_EVENTS = [
   'event.tracked',
   'segment.entered',
   'page.visited',
+  'contact.identified',
 ] as const;
 export type DomainEventKind = (typeof DOMAIN_EVENTS)[number];
 
@@ -32,20 +33,22 @@ export interface DomainEvent {
   eventId?: string | number | null;
   segmentId?: string | null;
   url?: string | null;
+  contactId?: string | null;
 }
 
 /** What an event may carry besides its kind, workspace and organisation. */
-type Carried = 'session_id' | 'event_id' | 'segment_id' | 'url';
+type Carried = 'session_id' | 'event_id' | 'segment_id' | 'url' | 'contact_id';
 const CARRIED_TYPE: Record<Carried, string> = {
   session_id: 'uuid',
   event_id: 'bigint',
   segment_id: 'uuid',
   url: 'text',
+  contact_id: 'uuid',
 };
 
 /**
  * Events as SQL: a query of (kind, workspace_id, organisation_id, session_id, event_id,
- * segment_id, url), the shape `recordEvents` takes and subscribers receive.
+ * segment_id, url, contact_id), the shape `recordEvents` takes and subscribers receive.
  */
 export function eventValues(list: DomainEvent[]): RawBuilder<unknown> {
   const column = <T>(pick: (event: DomainEvent) => T) => list.map(pick);
@@ -54,8 +57,8 @@ export function eventValues(list: DomainEvent[]): RawBuilder<unknown> {
       ${column((e) => e.kind)}::text[], ${column((e) => e.workspaceId)}::uuid[],
       ${column((e) => e.organisationId)}::uuid[], ${column((e) => e.sessionId ?? null)}::uuid[],
       ${column((e) => e.eventId ?? null)}::bigint[], ${column((e) => e.segmentId ?? null)}::uuid[],
-      ${column((e) => e.url ?? null)}::text[])
-    AS v(kind, workspace_id, organisation_id, session_id, event_id, segment_id, url)`;
+      ${column((e) => e.url ?? null)}::text[], ${column((e) => e.contactId ?? null)}::uuid[])
+    AS v(kind, workspace_id, organisation_id, session_id, event_id, segment_id, url, contact_id)`;
 }
 
 /**
@@ -72,7 +75,8 @@ export function eventRows(
   return sql`
     SELECT ${kind}::text AS kind, r.workspace_id, r.organisation_id,
       ${column('session_id')} AS session_id, ${column('event_id')} AS event_id,
-      ${column('segment_id')} AS segment_id, ${column('url')} AS url
+      ${column('segment_id')} AS segment_id, ${column('url')} AS url,
+      ${column('contact_id')} AS contact_id
     FROM (${rows}) r`;
 }
 
@@ -84,9 +88,9 @@ export function eventRows(
 export function recordEvents(rows: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`
     INSERT INTO outbox_events
-      (kind, workspace_id, organisation_id, session_id, event_id, segment_id, url)
+      (kind, workspace_id, organisation_id, session_id, event_id, segment_id, url, contact_id)
     SELECT e.kind, e.workspace_id, e.organisation_id, e.session_id, e.event_id, e.segment_id,
-           e.url
+           e.url, e.contact_id
     FROM (${rows}) e WHERE e.organisation_id IS NOT NULL`;
 }
 
@@ -160,7 +164,8 @@ export async function fanOut(
     WITH due AS (
       DELETE FROM outbox_events WHERE id IN (
         SELECT id FROM outbox_events ORDER BY id LIMIT ${batch} FOR UPDATE SKIP LOCKED)
-      RETURNING kind, workspace_id, organisation_id, session_id, event_id, segment_id, url
+      RETURNING kind, workspace_id, organisation_id, session_id, event_id, segment_id, url,
+        contact_id
     )${sql.join(fanned, sql``)}
     SELECT count(*)::int AS events FROM due`.execute(db);
   return rows[0]?.events ?? 0;

@@ -4,12 +4,8 @@ import type { Database } from '../db/schema.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { userOf } from '../http/auth.js';
 import { fieldError, HttpError, notFound } from '../http/errors.js';
-import {
-  publicAddressesOf,
-  type Resolver,
-  UnsafeAddressError,
-} from '../http/outbound/address-guard.js';
 import { sign } from '../http/outbound/signing.js';
+import { checkDeliveryTarget } from '../http/outbound/target.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, UuidParams } from '../http/schemas.js';
 import {
@@ -249,7 +245,11 @@ export function webhookRoutes(app: Api, deps: AppDeps): void {
           });
         return answer(undefined, 'Webhook delivery switched off.');
       }
-      const url = await checkTarget(webhook_url, deps.config.allowPrivateWebhooks, deps.resolve);
+      const url = await checkDeliveryTarget('delivery.webhook_url', webhook_url, {
+        allowPrivate: deps.config.allowPrivateWebhooks,
+        resolve: deps.resolve,
+        label: 'webhook url',
+      });
       const secret = webhook_secret ?? current?.secret;
       if (!secret) {
         throw fieldError(
@@ -284,32 +284,4 @@ function chosenEvents(events: WebhookEvent[] | undefined): WebhookEvent[] | null
   }
   const chosen = WEBHOOK_EVENTS.filter((kind) => events.includes(kind));
   return chosen.length === WEBHOOK_EVENTS.length ? null : chosen;
-}
-
-/** https and a public address, unless ALLOW_PRIVATE_WEBHOOKS lifts both rules. */
-async function checkTarget(
-  raw: string,
-  allowPrivate: boolean,
-  resolve?: Resolver,
-): Promise<string> {
-  const field = 'delivery.webhook_url';
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw fieldError(field, 'The webhook url field must be an absolute URL.');
-  }
-  const protocols = allowPrivate ? ['https:', 'http:'] : ['https:'];
-  if (!protocols.includes(url.protocol)) {
-    throw fieldError(field, 'The webhook url field must be an https URL.');
-  }
-  if (!allowPrivate) {
-    try {
-      await publicAddressesOf(url, resolve);
-    } catch (error) {
-      if (error instanceof UnsafeAddressError) throw fieldError(field, error.message);
-      throw error;
-    }
-  }
-  return raw;
 }

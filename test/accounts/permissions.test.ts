@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../src/accounts/store.js';
 import { createUser } from '../../src/auth/users.js';
+import { createZapierHook } from '../../src/integrations/zapier/store.js';
 import { type Answer, startTestApp, type TestApp } from '../helpers/app.js';
 import { collector, identify, pageview, visit } from '../helpers/collect.js';
 import { type Person, person } from './helpers.js';
@@ -27,6 +28,7 @@ interface Fixture {
   contact: string;
   target: string;
   rule: string;
+  hook: string;
 }
 
 const EMAIL_CHANNEL = { type: 'email', to: ['sales@perm.example'] };
@@ -92,6 +94,10 @@ const OPERATIONS: Record<string, { row: Row; path?: (f: Fixture) => string; body
   [`POST ${WS}/scoring/preview`]: { row: 'read', body: { rules: [], key_pages: [] } },
   [`GET ${WS}/excluded-domains`]: { row: 'read' },
   [`PUT ${WS}/excluded-domains`]: { row: 'settings', body: { domains: ['own.example'] } },
+  // Contract §18: Zapier hooks are admins' (reading them too).
+  [`GET ${WS}/zapier/hooks`]: { row: 'settings' },
+  [`POST ${WS}/zapier/hooks`]: { row: 'settings', body: { hookUrl: 'http://127.0.0.1:9/z' } },
+  [`DELETE ${WS}/zapier/hooks/{hookId}`]: { row: 'settings' },
   [`GET ${WS}/my-digest`]: { row: 'read' },
   [`PUT ${WS}/my-digest`]: { row: 'write', body: { enabled: true } },
   [`GET ${ORG}/sessions`]: { row: 'read' },
@@ -157,7 +163,7 @@ const SITE = 'https://perm.example';
 
 beforeAll(async () => {
   // Hundreds of calls in a minute: the per-token rate limit is not what is tested here.
-  t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '100000' });
+  t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '100000', ALLOW_PRIVATE_WEBHOOKS: 'true' });
   const people = await Promise.all(
     ['owner', 'admin', 'member', 'outsider'].map((name) => person(t, `${name}@perm.example`)),
   );
@@ -206,6 +212,11 @@ async function fixture(): Promise<Fixture> {
     trigger: 'organisation.visited',
     channel: EMAIL_CHANNEL,
   });
+  const hook = await createZapierHook(t.database.db, ws, {
+    name: 'Fixture',
+    hookUrl: 'http://127.0.0.1:9/z',
+    event: 'new_lead',
+  });
   return {
     ws,
     org,
@@ -213,6 +224,7 @@ async function fixture(): Promise<Fixture> {
     contact,
     target: target.id,
     rule: rule.body.data.uuid,
+    hook: hook.id,
   };
 }
 
@@ -225,6 +237,7 @@ function concrete(template: string, f: Fixture): string {
     .replace('{contactUuid}', f.contact)
     .replace('{userUuid}', f.target)
     .replace('{ruleUuid}', f.rule)
+    .replace('{hookId}', f.hook)
     .replace('{key}', 'budget');
 }
 

@@ -206,6 +206,7 @@ function baselineBody(method: string, template: string, key: string): unknown {
       key_pages: [{ url_contains: '/pricing', points: 30 }],
     },
     'PUT /v1/workspaces/{workspaceUuid}/excluded-domains': { domains: ['own.example'] },
+    'POST /v1/workspaces/{workspaceUuid}/zapier/hooks': { hookUrl: 'https://hooks.example/z' },
     'PUT /v1/workspaces/{workspaceUuid}/my-digest': { enabled: true },
     'PATCH /v1/workspaces/{workspaceUuid}/privacy': { honor_gpc: true },
     'PATCH /v1/workspaces/{workspaceUuid}/filters': {

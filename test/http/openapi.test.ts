@@ -31,6 +31,8 @@ const EXPECTED_ROUTES = {
   '/v1/workspaces/{workspaceUuid}/scoring': ['delete', 'get', 'put'],
   '/v1/workspaces/{workspaceUuid}/scoring/preview': ['post'],
   '/v1/workspaces/{workspaceUuid}/excluded-domains': ['get', 'put'],
+  '/v1/workspaces/{workspaceUuid}/zapier/hooks': ['get', 'post'],
+  '/v1/workspaces/{workspaceUuid}/zapier/hooks/{hookId}': ['delete'],
   '/v1/workspaces/{workspaceUuid}/my-digest': ['get', 'put'],
   '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/tags': ['delete', 'post'],
   '/v1/workspaces/{workspaceUuid}/organisations/{organisationUuid}/custom-fields': ['get', 'patch'],

@@ -87,7 +87,7 @@ describe('the event outbox', () => {
     await recordEvents(
       sql`SELECT 'page.visited' AS kind, ${workspace}::uuid AS workspace_id,
         NULL::uuid AS organisation_id, NULL::uuid AS session_id, NULL::bigint AS event_id,
-        NULL::uuid AS segment_id, '/'::text AS url`,
+        NULL::uuid AS segment_id, '/'::text AS url, NULL::uuid AS contact_id`,
     ).execute(handle.db);
     expect(await pending()).toBe(2);
 
@@ -160,6 +160,7 @@ describe("every subscriber's deliveries, in one place", () => {
       'crm_deliveries',
       'notification_deliveries',
       'webhook_deliveries',
+      'zapier_deliveries',
     ]);
   });
 
