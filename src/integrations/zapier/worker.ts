@@ -48,21 +48,22 @@ export async function zapierBody(
   >,
 ): Promise<string | null> {
   const workspaceId = delivery.workspace_id;
+  if (delivery.event === 'contacts_revealed') {
+    const contact = delivery.contact_id
+      ? await findContact(db, workspaceId, delivery.contact_id)
+      : undefined;
+    return contact ? JSON.stringify(presentContact(contact)) : null;
+  }
   const [organisation] = delivery.organisation_id
     ? await loadOrganisations(db, workspaceId, [delivery.organisation_id])
     : [];
   if (delivery.event === 'new_lead') return organisation ? JSON.stringify(organisation) : null;
-  if (delivery.event === 'new_session') {
-    const [record] = delivery.session_id
-      ? await loadSessions(db, workspaceId, [delivery.session_id])
-      : [];
-    if (!record) return null;
-    return JSON.stringify({ ...presentSession(record), organisation: organisation ?? null });
-  }
-  const contact = delivery.contact_id
-    ? await findContact(db, workspaceId, delivery.contact_id)
-    : undefined;
-  return contact ? JSON.stringify(presentContact(contact)) : null;
+  // new_session
+  const [record] = delivery.session_id
+    ? await loadSessions(db, workspaceId, [delivery.session_id])
+    : [];
+  if (!record) return null;
+  return JSON.stringify({ ...presentSession(record), organisation: organisation ?? null });
 }
 
 async function attempt(
