@@ -35,6 +35,7 @@ import { addSecurityHeaders, docsPolicy } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
 import { assembleIngest } from './ingest/assemble.js';
 import { collectorRoutes } from './ingest/routes.js';
+import { crmRoutes } from './integrations/crm/routes.js';
 import { zapierRoutes } from './integrations/zapier/routes.js';
 import { scheduleJobs } from './jobs.js';
 import { createMailer } from './mail/transport.js';
@@ -260,6 +261,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     organisationRoutes(api, deps);
     scoringRoutes(api, deps);
     zapierRoutes(api, deps);
+    crmRoutes(api, deps);
     contactRoutes(api, deps);
     exportRoutes(api, deps);
     webhookRoutes(api, deps);

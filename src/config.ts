@@ -38,6 +38,9 @@ export interface Config {
   dnsServers: string[] | null;
   /** One RDAP base URL asked for every address and network; null: IANA's bootstrap data. */
   rdapUrl: string | null;
+  /** The CRMs' API bases (contract §18); other than the vendors' only for stand-ins in tests. */
+  hubspotApiUrl: string;
+  pipedriveApiUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Master secret for token signing and encryption at rest; null means "generate once in DATA_DIR". */
   tokenSecret: string | null;
@@ -220,6 +223,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     onlineLookups: oneOf(env, 'ONLINE_LOOKUPS', ['on', 'off'], 'on') === 'on',
     dnsServers: dnsServers(env),
     rdapUrl: absoluteUrl(env, 'RDAP_URL', ['http:', 'https:'])?.replace(/\/*$/, '/') ?? null,
+    hubspotApiUrl: (
+      absoluteUrl(env, 'HUBSPOT_API_URL', ['http:', 'https:']) ?? 'https://api.hubapi.com'
+    ).replace(/\/+$/, ''),
+    pipedriveApiUrl: (
+      absoluteUrl(env, 'PIPEDRIVE_API_URL', ['http:', 'https:']) ?? 'https://api.pipedrive.com'
+    ).replace(/\/+$/, ''),
     logLevel: logLevel as Config['logLevel'],
     tokenSecret,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),

@@ -61,6 +61,11 @@ export const WORKSPACE_ACTIONS: Record<string, Action> = {
   [`GET ${WS}/zapier/hooks`]: 'settings',
   [`POST ${WS}/zapier/hooks`]: 'settings',
   [`DELETE ${WS}/zapier/hooks/{}`]: 'settings',
+  // CRM connections (contract §18): admins, reading included (the settings hold a token).
+  [`GET ${WS}/integrations`]: 'settings',
+  [`PUT ${WS}/integrations/{}`]: 'settings',
+  [`DELETE ${WS}/integrations/{}`]: 'settings',
+  [`POST ${WS}/integrations/{}/sync`]: 'settings',
 };
 
 const READS = new Set(['GET', 'HEAD']);

@@ -35,6 +35,10 @@ export interface Database {
   organisation_figures: OrganisationFiguresTable;
   zapier_hooks: ZapierHookTable;
   zapier_deliveries: ZapierDeliveryTable;
+  crm_connections: CrmConnectionTable;
+  crm_records: CrmRecordTable;
+  crm_deliveries: CrmDeliveryTable;
+  crm_buckets: CrmBucketTable;
   organisation_visitors: OrganisationVisitorTable;
   organisation_locations: OrganisationLocationTable;
   stats_organisation_sources: StatsOrganisationSourceTable;
@@ -448,6 +452,63 @@ export interface ZapierDeliveryTable extends DeliveryAttemptColumns {
   session_id: string | null;
   contact_id: string | null;
   body: string | null;
+}
+
+export const CRM_NAMES = ['hubspot', 'pipedrive'] as const;
+export type CrmName = (typeof CRM_NAMES)[number];
+
+/** A workspace's connection to a CRM (contract §18); the token is never read back out. */
+export interface CrmConnectionTable {
+  workspace_id: string;
+  name: CrmName;
+  token_encrypted: Buffer;
+  enabled: Generated<boolean>;
+  min_score: number | null;
+  segment_id: string | null;
+  /** What the CRM was set up with, e.g. Pipedrive's custom field keys. */
+  setup: ColumnType<Record<string, unknown>, string | undefined, string>;
+  connected_at: Generated<Date>;
+  last_synced_at: Date | null;
+  last_error: string | null;
+  /** Set when the CRM refused the token: nothing is sent until it is replaced. */
+  failed_at: Date | null;
+  /** Set from a 429's Retry-After: nothing is sent before. */
+  paused_until: Date | null;
+  backfill_started_at: Date | null;
+  backfill_finished_at: Date | null;
+  backfill_total: Generated<number>;
+}
+
+/** Which CRM object a domain or an e-mail address is; no remote_id: being created. */
+export interface CrmRecordTable {
+  workspace_id: string;
+  integration: CrmName;
+  kind: 'company' | 'contact';
+  key: string;
+  remote_id: string | null;
+  creating_until: Date | null;
+  synced_at: Date | null;
+}
+
+export interface CrmDeliveryTable extends DeliveryAttemptColumns {
+  id: Generated<string>;
+  workspace_id: string;
+  integration: CrmName;
+  kind: 'company' | 'note' | 'contact';
+  organisation_id: string;
+  session_id: string | null;
+  contact_id: string | null;
+  backfill: Generated<boolean>;
+  /** Bumped by each change while the row is pending (at most one pending row per subject). */
+  changes: Generated<number>;
+}
+
+export interface CrmBucketTable {
+  workspace_id: string;
+  integration: CrmName;
+  bucket: string;
+  tokens: number;
+  at: Date;
 }
 
 export interface SegmentQueueTable {

@@ -16,7 +16,7 @@ export const LEASE_SECONDS = 60;
  * Organisations keyed by a name that can be a website: not a network (`as<number>`) or
  * a record's name (`name:…`), and with a dot. `o` is the organisations alias.
  */
-const REAL_DOMAIN = sql`o.domain LIKE '%.%' AND o.domain NOT LIKE 'name:%' AND o.domain !~ '^as[0-9]+$'`;
+export const REAL_DOMAIN = sql`o.domain LIKE '%.%' AND o.domain NOT LIKE 'name:%' AND o.domain !~ '^as[0-9]+$'`;
 const NOT_IN_DIRECTORY = sql`NOT EXISTS (SELECT 1 FROM companies c WHERE c.domain = o.domain)`;
 
 /**

@@ -4,6 +4,7 @@ import { PREPARED } from '../db/prepared.js';
 import type { Database, OrganisationStatus } from '../db/schema.js';
 import type { Transaction } from '../db/transaction.js';
 import type { OrganisationIdentification } from '../identify/ip-ranges.js';
+import { eventRows, recordEvents } from '../outbox/events.js';
 import { queueForScoring } from '../outbox/scoring-queue.js';
 import { refreshOrganisations } from '../segments/membership.js';
 
@@ -158,7 +159,8 @@ export async function organisationExists(
 /**
  * Sets an organisation's owner (a member, checked by the caller, or null) and status (a
  * person's choice: it no longer follows the excluded domains). Segments that filter by
- * either follow in the same transaction; the score in the scoring job's next round.
+ * either follow in the same transaction, as does an organisation.changed event for a new
+ * status (the CRM sync); the score in the scoring job's next round.
  */
 export async function updateOrganisation(
   db: Kysely<Database>,
@@ -176,6 +178,14 @@ export async function updateOrganisation(
       update = update.set({ status: change.status, excluded: false });
     if (change.ownerId === undefined && change.status === undefined) return;
     await update.execute();
+    if (change.status !== undefined) {
+      await recordEvents(
+        eventRows(
+          'organisation.changed',
+          sql`SELECT ${workspaceId}::uuid AS workspace_id, ${organisationId}::uuid AS organisation_id`,
+        ),
+      ).execute(trx);
+    }
     await refreshOrganisations(trx, workspaceId, [organisationId]);
     await queueForScoring(trx, workspaceId, [organisationId]);
   });

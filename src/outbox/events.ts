@@ -21,6 +21,7 @@ export const DOMAIN_EVENTS = [
   'segment.entered',
   'page.visited',
   'contact.identified',
+  'organisation.changed',
 ] as const;
 export type DomainEventKind = (typeof DOMAIN_EVENTS)[number];
 
@@ -124,9 +125,10 @@ export interface Subscriber {
   interest(db: Kysely<Database>, workspaceId: string): Promise<Interest | null>;
   /**
    * The INSERT of its deliveries for `events` (a query of the event columns), run as a
-   * CTE of the fan-out statement: no WITH of its own. It picks the kinds it wants.
+   * CTE of the fan-out statement: no WITH of its own. It picks the kinds it wants. Several
+   * INSERTs when its tables (or their conflict rules) differ.
    */
-  deliveries(events: RawBuilder<unknown>): RawBuilder<unknown>;
+  deliveries(events: RawBuilder<unknown>): RawBuilder<unknown> | RawBuilder<unknown>[];
   /** Starts its delivery loop (outbox/delivery-loop.ts), polling every `everyMs`. */
   start(deps: SubscriberDeps, everyMs: number): { stop(): Promise<void> };
 }
@@ -157,9 +159,9 @@ export async function fanOut(
   batch = FAN_OUT_BATCH,
 ): Promise<number> {
   const due = sql`SELECT * FROM due`;
-  const fanned = subscribers.map(
-    (subscriber, index) => sql`, ${sql.ref(`to_${index}`)} AS (${subscriber.deliveries(due)})`,
-  );
+  const fanned = subscribers
+    .flatMap((subscriber) => subscriber.deliveries(due))
+    .map((insert, index) => sql`, ${sql.ref(`to_${index}`)} AS (${insert})`);
   const { rows } = await sql<{ events: number }>`
     WITH due AS (
       DELETE FROM outbox_events WHERE id IN (

@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { eventRows, recordEvents } from '../outbox/events.js';
 import { queueForSegments } from '../outbox/segment-queue.js';
 import { organisationMatches } from '../segments/compile.js';
 import { type CheckedScoring, KEY_PAGE_DAYS } from './settings.js';
@@ -81,7 +82,7 @@ function computedScores(
 
 /**
  * Scores the workspace's organisations (or the ones given) and writes what changed, in one
- * statement; `activity` (aligned with `organisationIds`) is what their visits stood at when
+ * statement, recording organisation.changed for each whose score moved (the CRM sync); `activity` (aligned with `organisationIds`) is what their visits stood at when
  * read (scoring/job.ts), written in the same row version. Ids of those whose score or
  * reasons changed.
  */
@@ -114,6 +115,13 @@ export async function scoreOrganisations(
       ${queueForSegments(sql`SELECT workspace_id, id AS organisation_id FROM updated
         WHERE changed AND EXISTS (SELECT 1 FROM segments g WHERE g.workspace_id = ${workspaceId}
           AND jsonb_path_exists(g.filters, 'strict $.**.field ? (@ == "score")'))`)}
+    ), changed AS (
+      ${recordEvents(
+        eventRows(
+          'organisation.changed',
+          sql`SELECT workspace_id, id AS organisation_id FROM updated WHERE changed`,
+        ),
+      )}
     )
     SELECT id, changed FROM updated`.execute(db);
   return rows.filter((row) => row.changed).map((row) => row.id);

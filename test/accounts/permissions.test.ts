@@ -98,6 +98,11 @@ const OPERATIONS: Record<string, { row: Row; path?: (f: Fixture) => string; body
   [`GET ${WS}/zapier/hooks`]: { row: 'settings' },
   [`POST ${WS}/zapier/hooks`]: { row: 'settings', body: { hookUrl: 'http://127.0.0.1:9/z' } },
   [`DELETE ${WS}/zapier/hooks/{hookId}`]: { row: 'settings' },
+  // CRM connections too (a wrong token is refused by the CRM only after the role check).
+  [`GET ${WS}/integrations`]: { row: 'settings' },
+  [`PUT ${WS}/integrations/{name}`]: { row: 'settings', body: { settings: { min_score: 50 } } },
+  [`DELETE ${WS}/integrations/{name}`]: { row: 'settings' },
+  [`POST ${WS}/integrations/{name}/sync`]: { row: 'settings' },
   [`GET ${WS}/my-digest`]: { row: 'read' },
   [`PUT ${WS}/my-digest`]: { row: 'write', body: { enabled: true } },
   [`GET ${ORG}/sessions`]: { row: 'read' },
@@ -217,6 +222,17 @@ async function fixture(): Promise<Fixture> {
     hookUrl: 'http://127.0.0.1:9/z',
     event: 'new_lead',
   });
+  // A CRM connection, paused so that nothing is sent anywhere (PUT with a token would ask
+  // the CRM; its checks are test/integrations/crm.test.ts's).
+  await t.database.db
+    .insertInto('crm_connections')
+    .values({
+      workspace_id: ws,
+      name: 'hubspot',
+      token_encrypted: Buffer.from('x'),
+      enabled: false,
+    })
+    .execute();
   return {
     ws,
     org,
@@ -238,6 +254,7 @@ function concrete(template: string, f: Fixture): string {
     .replace('{userUuid}', f.target)
     .replace('{ruleUuid}', f.rule)
     .replace('{hookId}', f.hook)
+    .replace('{name}', 'hubspot')
     .replace('{key}', 'budget');
 }
 

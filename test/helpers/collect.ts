@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
 import type { Answer } from './app.js';
 
 export const CHROME_UA =
@@ -50,3 +51,24 @@ export const identify = (
   ts: number,
   traits: Record<string, unknown> = {},
 ) => ({ type: 'identify', ts, url, email, traits });
+
+/**
+ * A visit of yesterday to `site` (so its session ends at once) by a new visitor who gives
+ * `email`, then views `paths`; fails the test unless the collector takes it.
+ */
+export async function visitYesterday(
+  base: string,
+  trackingScriptId: string,
+  site: string,
+  email: string,
+  paths: string[],
+): Promise<void> {
+  const ts = Date.now() - 86_400_000;
+  const answer = await collector(base)(
+    visit(trackingScriptId, [
+      identify(`${site}/`, email, ts),
+      ...paths.map((path, i) => pageview(`${site}${path}`, ts + (i + 1) * 1000)),
+    ]),
+  );
+  expect(answer.status).toBe(202);
+}

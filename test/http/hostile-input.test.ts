@@ -207,6 +207,11 @@ function baselineBody(method: string, template: string, key: string): unknown {
     },
     'PUT /v1/workspaces/{workspaceUuid}/excluded-domains': { domains: ['own.example'] },
     'POST /v1/workspaces/{workspaceUuid}/zapier/hooks': { hookUrl: 'https://hooks.example/z' },
+    'PUT /v1/workspaces/{workspaceUuid}/integrations/{name}': {
+      token: 'pat-hostile',
+      enabled: true,
+      settings: { min_score: 10, segment_uuid: null },
+    },
     'PUT /v1/workspaces/{workspaceUuid}/my-digest': { enabled: true },
     'PATCH /v1/workspaces/{workspaceUuid}/privacy': { honor_gpc: true },
     'PATCH /v1/workspaces/{workspaceUuid}/filters': {

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../src/accounts/store.js';
 import { type Person, person } from '../accounts/helpers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { collector, identify, pageview, visit } from '../helpers/collect.js';
+import { visitYesterday } from '../helpers/collect.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { until } from '../helpers/wait.js';
 import { startWebhookApp } from '../helpers/webhooks.js';
@@ -28,21 +27,8 @@ async function receiver(statuses?: number[]): Promise<Receiver> {
   return started;
 }
 
-/** A visit of yesterday (so its session has ended) by a new visitor who gives `email`. */
-async function visitFrom(email: string, paths: string[]): Promise<void> {
-  const ts = Date.now() - 86_400_000;
-  const answer = await collector(t.url)(
-    visit(
-      ws.tracking_script_id,
-      [
-        identify(`${SITE}/`, email, ts),
-        ...paths.map((path, i) => pageview(`${SITE}${path}`, ts + (i + 1) * 1000)),
-      ],
-      { visitor: randomUUID() },
-    ),
-  );
-  expect(answer.status).toBe(202);
-}
+const visitFrom = (email: string, paths: string[]) =>
+  visitYesterday(t.url, ws.tracking_script_id, SITE, email, paths);
 
 beforeAll(async () => {
   t = await startWebhookApp();

@@ -58,7 +58,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   handle = connect(database.url, 4);
   await migrate(handle.db);
-  for (const table of ['crm_deliveries', 'chat_deliveries']) {
+  for (const table of ['fake_deliveries', 'chat_deliveries']) {
     await sql`CREATE TABLE ${sql.table(table)} (
       workspace_id uuid NOT NULL, session_id uuid, kind text NOT NULL, organisation_id uuid,
       status text NOT NULL DEFAULT 'pending')`.execute(handle.db);
@@ -92,11 +92,11 @@ describe('the event outbox', () => {
     expect(await pending()).toBe(2);
 
     const subscribers = [
-      tableSubscriber('crm_deliveries', ['organisation.identified', 'session.ended']),
+      tableSubscriber('fake_deliveries', ['organisation.identified', 'session.ended']),
       tableSubscriber('chat_deliveries', ['session.ended']),
     ];
     expect(await fanOut(handle.db, subscribers)).toBe(2);
-    expect(await rows('crm_deliveries')).toEqual([
+    expect(await rows('fake_deliveries')).toEqual([
       { kind: 'organisation.identified', workspace_id: workspace, session_id: null },
       { kind: 'session.ended', workspace_id: workspace, session_id: session },
     ]);
@@ -105,31 +105,31 @@ describe('the event outbox', () => {
     ]);
     expect(await pending()).toBe(0);
     expect(await fanOut(handle.db, subscribers)).toBe(0);
-    expect(await rows('crm_deliveries')).toHaveLength(2);
+    expect(await rows('fake_deliveries')).toHaveLength(2);
   });
 
   it('keeps the events for the next round when one subscriber fails, so none is lost', async () => {
-    await sql`TRUNCATE crm_deliveries, chat_deliveries`.execute(handle.db);
+    await sql`TRUNCATE fake_deliveries, chat_deliveries`.execute(handle.db);
     const event = {
       kind: 'segment.entered' as const,
       workspaceId: randomUUID(),
       organisationId: randomUUID(),
     };
     await record([event]);
-    const healthy = tableSubscriber('crm_deliveries', ['segment.entered']);
+    const healthy = tableSubscriber('fake_deliveries', ['segment.entered']);
     const broken = tableSubscriber('chat_deliveries', ['segment.entered'], true);
     await expect(fanOut(handle.db, [healthy, broken])).rejects.toThrow();
     expect(await pending()).toBe(1);
-    expect(await rows('crm_deliveries')).toEqual([]);
+    expect(await rows('fake_deliveries')).toEqual([]);
 
     const mended = tableSubscriber('chat_deliveries', ['segment.entered']);
     expect(await fanOut(handle.db, [healthy, mended])).toBe(1);
-    expect(await rows('crm_deliveries')).toHaveLength(1);
+    expect(await rows('fake_deliveries')).toHaveLength(1);
     expect(await rows('chat_deliveries')).toHaveLength(1);
   });
 
   it('never hands an event out twice when several servers fan out at once', async () => {
-    await sql`TRUNCATE crm_deliveries, chat_deliveries`.execute(handle.db);
+    await sql`TRUNCATE fake_deliveries, chat_deliveries`.execute(handle.db);
     const workspaceId = randomUUID();
     await record(
       Array.from({ length: 300 }, () => ({
@@ -138,7 +138,7 @@ describe('the event outbox', () => {
         organisationId: randomUUID(),
       })),
     );
-    const subscribers = [tableSubscriber('crm_deliveries', ['organisation.returned'])];
+    const subscribers = [tableSubscriber('fake_deliveries', ['organisation.returned'])];
     const counts = await Promise.all(
       Array.from({ length: 4 }, () => fanOut(handle.db, subscribers, 50)),
     );
@@ -146,7 +146,7 @@ describe('the event outbox', () => {
     for (let n = -1; n !== 0; rest += n) n = await fanOut(handle.db, subscribers, 50);
     expect(counts.reduce((a, b) => a + b, 0) + rest).toBe(300);
     const { rows: distinct } = await sql<{ n: number; all: number }>`
-      SELECT count(DISTINCT organisation_id) AS n, count(*) AS all FROM crm_deliveries`.execute(
+      SELECT count(DISTINCT organisation_id) AS n, count(*) AS all FROM fake_deliveries`.execute(
       handle.db,
     );
     expect(distinct[0]).toEqual({ n: 300, all: 300 });
@@ -158,6 +158,7 @@ describe("every subscriber's deliveries, in one place", () => {
     expect(await deliveryTables(handle.db)).toEqual([
       'chat_deliveries',
       'crm_deliveries',
+      'fake_deliveries',
       'notification_deliveries',
       'webhook_deliveries',
       'zapier_deliveries',
@@ -165,10 +166,10 @@ describe("every subscriber's deliveries, in one place", () => {
   });
 
   it('forgets the deliveries of the sessions or naming the person, in every table, and nothing else', async () => {
-    await sql`TRUNCATE crm_deliveries, chat_deliveries`.execute(handle.db);
+    await sql`TRUNCATE fake_deliveries, chat_deliveries`.execute(handle.db);
     const workspace = randomUUID();
     const [gone, kept] = [randomUUID(), randomUUID()];
-    await sql`INSERT INTO crm_deliveries (workspace_id, session_id, kind) VALUES
+    await sql`INSERT INTO fake_deliveries (workspace_id, session_id, kind) VALUES
       (${workspace}, ${gone}, 'session.ended'), (${workspace}, ${kept}, 'session.ended'),
       (${workspace}, NULL, 'about jane@example.com'), (${randomUUID()}, ${gone}, 'other tenant')`.execute(
       handle.db,
@@ -186,7 +187,7 @@ describe("every subscriber's deliveries, in one place", () => {
 
     const deleted = await forgetDeliveries(handle.db, workspace, [gone], ['%jane@example.com%']);
     expect(deleted).toBe(3);
-    expect((await rows('crm_deliveries')).map((row) => row.kind).sort()).toEqual([
+    expect((await rows('fake_deliveries')).map((row) => row.kind).sort()).toEqual([
       'other tenant',
       'session.ended',
     ]);
@@ -195,9 +196,9 @@ describe("every subscriber's deliveries, in one place", () => {
   });
 
   it("drops a deleted workspace's pending deliveries and events, and keeps what was sent", async () => {
-    await sql`TRUNCATE crm_deliveries, chat_deliveries`.execute(handle.db);
+    await sql`TRUNCATE fake_deliveries, chat_deliveries`.execute(handle.db);
     const workspace = randomUUID();
-    await sql`INSERT INTO crm_deliveries (workspace_id, kind, status) VALUES
+    await sql`INSERT INTO fake_deliveries (workspace_id, kind, status) VALUES
       (${workspace}, 'pending one', 'pending'), (${workspace}, 'sent one', 'delivered')`.execute(
       handle.db,
     );
@@ -205,7 +206,7 @@ describe("every subscriber's deliveries, in one place", () => {
       { kind: 'organisation.identified', workspaceId: workspace, organisationId: randomUUID() },
     ]);
     await dropPendingDeliveries(handle.db, workspace);
-    expect((await rows('crm_deliveries')).map((row) => row.kind)).toEqual(['sent one']);
+    expect((await rows('fake_deliveries')).map((row) => row.kind)).toEqual(['sent one']);
     expect(await pending()).toBe(0);
   });
 });

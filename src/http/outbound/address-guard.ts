@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import { abortable } from './abortable.js';
 
 // Global unicast space (RFC 4291); IPv6 outside it is reserved, local or an IPv4 wrapper.
 const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
@@ -74,4 +75,24 @@ export async function publicAddressesOf(url: URL, resolve: Resolver = systemReso
     );
   }
   return addresses;
+}
+
+/**
+ * The address to connect to for `url`, checked: https and public addresses only, unless
+ * `allowPrivate` (ALLOW_PRIVATE_WEBHOOKS); the lookup counts against `signal`.
+ */
+export async function checkedAddress(
+  url: URL,
+  options: { allowPrivate: boolean; resolve?: Resolver; signal: AbortSignal },
+): Promise<string> {
+  const resolve = options.resolve ?? systemResolver;
+  let addresses: Promise<[string, ...string[]]>;
+  if (options.allowPrivate) {
+    addresses = addressesOf(url, resolve);
+  } else {
+    if (url.protocol !== 'https:') throw new UnsafeAddressError('The URL is not https.');
+    addresses = publicAddressesOf(url, resolve);
+  }
+  const [address] = await abortable(addresses, options.signal);
+  return address;
 }

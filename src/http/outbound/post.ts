@@ -1,13 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { abortable } from './abortable.js';
-import {
-  addressesOf,
-  publicAddressesOf,
-  type Resolver,
-  systemResolver,
-  UnsafeAddressError,
-} from './address-guard.js';
+import { checkedAddress, type Resolver } from './address-guard.js';
 import { pinnedLookup } from './pinned.js';
 
 export interface Sent {
@@ -26,18 +19,9 @@ export async function postChecked(
   headers: Record<string, string>,
   options: { allowPrivate: boolean; resolve?: Resolver; signal: AbortSignal },
 ): Promise<Sent> {
-  const { allowPrivate, signal } = options;
-  const resolve = options.resolve ?? systemResolver;
   try {
-    let addresses: Promise<[string, ...string[]]>;
-    if (allowPrivate) {
-      addresses = addressesOf(url, resolve);
-    } else {
-      if (url.protocol !== 'https:') throw new UnsafeAddressError('The URL is not https.');
-      addresses = publicAddressesOf(url, resolve);
-    }
-    const [address] = await abortable(addresses, signal);
-    return await post(url, body, headers, { address, signal });
+    const address = await checkedAddress(url, options);
+    return await post(url, body, headers, { address, signal: options.signal });
   } catch (error) {
     return { status: null, error: (error as Error).message };
   }
