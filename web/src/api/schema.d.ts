@@ -5715,6 +5715,434 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workspaces/{workspaceUuid}/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's CRM connections, HubSpot and Pipedrive (admins) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceUuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            data: {
+                                name: "hubspot" | "pipedrive";
+                                enabled: boolean;
+                                /** @description syncing: a backfill is under way; disabled: paused by an admin; failed: the CRM refused the token (see last_error), nothing is sent until it is replaced */
+                                status: "not_connected" | "connected" | "syncing" | "disabled" | "failed";
+                                connected_at: string | null;
+                                last_synced_at: string | null;
+                                /** @description Companies the CRM holds for this workspace */
+                                synced: number;
+                                /** @description Deliveries the CRM would not take */
+                                failed: number;
+                                last_error: string | null;
+                                settings: {
+                                    /** @description Only organisations scoring at least this much; null: any score */
+                                    min_score: number | null;
+                                    /** @description Only organisations in this segment; null: any */
+                                    segment_uuid: string | null;
+                                };
+                                backfill: {
+                                    /** Format: date-time */
+                                    started_at: string;
+                                    finished_at: string | null;
+                                    total: number;
+                                    done: number;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspaces/{workspaceUuid}/integrations/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Connect a CRM, or change its connection (admins)
+         * @description A token is checked with one call to the CRM before it is stored (encrypted); it is never returned. Without a token, changes the settings of an existing connection.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceUuid: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description HubSpot: a private app access token; Pipedrive: an API token. Never shown again. */
+                        token?: string;
+                        enabled?: boolean;
+                        settings?: {
+                            /** @description Only organisations scoring at least this much; null: any score */
+                            min_score?: number | null;
+                            /** @description Only organisations in this segment; null: any */
+                            segment_uuid?: string | null;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            /** Integration */
+                            data: {
+                                name: "hubspot" | "pipedrive";
+                                enabled: boolean;
+                                /** @description syncing: a backfill is under way; disabled: paused by an admin; failed: the CRM refused the token (see last_error), nothing is sent until it is replaced */
+                                status: "not_connected" | "connected" | "syncing" | "disabled" | "failed";
+                                connected_at: string | null;
+                                last_synced_at: string | null;
+                                /** @description Companies the CRM holds for this workspace */
+                                synced: number;
+                                /** @description Deliveries the CRM would not take */
+                                failed: number;
+                                last_error: string | null;
+                                settings: {
+                                    /** @description Only organisations scoring at least this much; null: any score */
+                                    min_score: number | null;
+                                    /** @description Only organisations in this segment; null: any */
+                                    segment_uuid: string | null;
+                                };
+                                backfill: {
+                                    /** Format: date-time */
+                                    started_at: string;
+                                    finished_at: string | null;
+                                    total: number;
+                                    done: number;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Disconnect a CRM (admins): its token and everything still to send go */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceUuid: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspaces/{workspaceUuid}/integrations/{name}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync every qualifying organisation now (admins)
+         * @description Queues a backfill of every organisation that qualifies; its progress is the connection’s `backfill`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceUuid: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            /** Integration */
+                            data: {
+                                name: "hubspot" | "pipedrive";
+                                enabled: boolean;
+                                /** @description syncing: a backfill is under way; disabled: paused by an admin; failed: the CRM refused the token (see last_error), nothing is sent until it is replaced */
+                                status: "not_connected" | "connected" | "syncing" | "disabled" | "failed";
+                                connected_at: string | null;
+                                last_synced_at: string | null;
+                                /** @description Companies the CRM holds for this workspace */
+                                synced: number;
+                                /** @description Deliveries the CRM would not take */
+                                failed: number;
+                                last_error: string | null;
+                                settings: {
+                                    /** @description Only organisations scoring at least this much; null: any score */
+                                    min_score: number | null;
+                                    /** @description Only organisations in this segment; null: any */
+                                    segment_uuid: string | null;
+                                };
+                                backfill: {
+                                    /** Format: date-time */
+                                    started_at: string;
+                                    finished_at: string | null;
+                                    total: number;
+                                    done: number;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error answer (contract §2). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/workspaces/{workspaceUuid}/contacts": {
         parameters: {
             query?: never;
