@@ -46,4 +46,6 @@ export const keys = {
   scoring: (ws: string) => inWorkspace(ws, 'scoring'),
   scoringPreview: (ws: string, scoring: unknown) => inWorkspace(ws, 'scoring-preview', scoring),
   excludedDomains: (ws: string) => inWorkspace(ws, 'excluded-domains'),
+  integrations: (ws: string) => inWorkspace(ws, 'integrations'),
+  zapierHooks: (ws: string) => inWorkspace(ws, 'zapier-hooks'),
 };

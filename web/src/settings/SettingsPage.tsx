@@ -2,6 +2,7 @@ import { useParams } from '@tanstack/react-router';
 import { Account } from './Account';
 import { CustomFields } from './CustomFields';
 import { ExcludedDomains } from './ExcludedDomains';
+import { Integrations } from './Integrations';
 import { Notifications } from './Notifications';
 import { LeadScoring } from './scoring/LeadScoring';
 import { Team } from './Team';
@@ -16,6 +17,7 @@ const SECTIONS = [
   ['account', 'Account'],
   ['api-tokens', 'API tokens'],
   ['webhooks', 'Webhooks'],
+  ['integrations', 'Integrations'],
   ['notifications', 'Notifications'],
   ['lead-scoring', 'Lead scoring'],
   ['excluded-domains', 'Excluded domains'],
@@ -24,7 +26,7 @@ const SECTIONS = [
 
 /**
  * Everything that is set up once: the script, people, your password and tokens, outbound
- * messages, how leads are scored and which are hidden, fields.
+ * messages and CRMs, how leads are scored and which are hidden, fields.
  */
 export function SettingsPage() {
   const { workspace } = useParams({ from: '/w/$workspace' });
@@ -49,6 +51,7 @@ export function SettingsPage() {
           <Account />
           <Tokens />
           <Webhooks />
+          <Integrations workspace={workspace} />
           <Notifications workspace={workspace} />
           <LeadScoring workspace={workspace} />
           <ExcludedDomains workspace={workspace} />

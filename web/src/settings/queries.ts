@@ -352,3 +352,66 @@ export function useMyDigest(workspace: string) {
     refreshRules,
   );
 }
+
+/**
+ * The workspace's CRM connections (contract §18), polled every 3 s while one syncs, so the
+ * backfill's progress moves without a reload.
+ */
+export function useIntegrations(workspace: string, enabled: boolean) {
+  return useQuery({
+    queryKey: keys.integrations(workspace),
+    queryFn: () =>
+      unwrapData(api.GET('/v1/workspaces/{workspaceUuid}/integrations', inWorkspace(workspace))),
+    enabled,
+    refetchInterval: (query) =>
+      query.state.data?.some((integration) => integration.status === 'syncing') ? 3_000 : false,
+  });
+}
+
+type CrmName = 'hubspot' | 'pipedrive';
+const integrationRoute = '/v1/workspaces/{workspaceUuid}/integrations/{name}';
+
+/** Connecting, changing, syncing and disconnecting a CRM; each refreshes the list. */
+export function useIntegrationChanges(workspace: string, name: CrmName) {
+  const refresh = useRefresh(keys.integrations(workspace));
+  const params = { params: { path: { workspaceUuid: workspace, name } } };
+  return {
+    save: useMutation({
+      mutationFn: (body: Body<typeof integrationRoute, 'put'>) =>
+        unwrapData(api.PUT(integrationRoute, { ...params, body })),
+      onSuccess: refresh,
+    }),
+    sync: useMutation({
+      mutationFn: () =>
+        unwrapData(api.POST('/v1/workspaces/{workspaceUuid}/integrations/{name}/sync', params)),
+      onSuccess: refresh,
+    }),
+    disconnect: useMutation({
+      mutationFn: () => unwrap(api.DELETE(integrationRoute, params)),
+      onSuccess: refresh,
+    }),
+  };
+}
+
+/** The Zapier (or Make, n8n) hooks subscribed to the workspace's events. */
+export function useZapierHooks(workspace: string, enabled: boolean) {
+  return useQuery({
+    queryKey: keys.zapierHooks(workspace),
+    queryFn: () =>
+      unwrapData(api.GET('/v1/workspaces/{workspaceUuid}/zapier/hooks', inWorkspace(workspace))),
+    enabled,
+  });
+}
+
+export function useZapierHookRemove(workspace: string) {
+  const refresh = useRefresh(keys.zapierHooks(workspace));
+  return useMutation({
+    mutationFn: (hookId: string) =>
+      unwrap(
+        api.DELETE('/v1/workspaces/{workspaceUuid}/zapier/hooks/{hookId}', {
+          params: { path: { workspaceUuid: workspace, hookId } },
+        }),
+      ),
+    onSuccess: refresh,
+  });
+}
