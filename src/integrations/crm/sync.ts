@@ -1,5 +1,4 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { findContact } from '../../contacts/store.js';
 import type { CrmDeliveryTable, CrmName, Database } from '../../db/schema.js';
 import { escapeHtml } from '../../http/html.js';
 import { dashboardLink } from '../../http/links.js';
@@ -212,10 +211,17 @@ async function syncContacts(
   const waiting = new Set<Row>();
   if (rows.length === 0) return waiting;
   const contacts = new Map<Row, { email: string; name: string }>();
+  const ids = rows.flatMap((row) => (row.contact_id ? [row.contact_id] : []));
+  if (ids.length === 0) return waiting;
+  const stored = await ctx.db
+    .selectFrom('contacts')
+    .select(['id', 'email', 'traits'])
+    .where('workspace_id', '=', ctx.workspaceId)
+    .where('id', 'in', ids)
+    .execute();
+  const byId = new Map(stored.map((contact) => [contact.id, contact]));
   for (const row of rows) {
-    const contact = row.contact_id
-      ? await findContact(ctx.db, ctx.workspaceId, row.contact_id)
-      : undefined;
+    const contact = row.contact_id ? byId.get(row.contact_id) : undefined;
     if (contact) {
       const traits = contact.traits as { name?: unknown };
       const name = typeof traits.name === 'string' ? traits.name : '';
