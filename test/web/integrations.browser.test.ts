@@ -76,7 +76,7 @@ describe('the dashboard: Settings → Integrations', () => {
     expect(await progress.getAttribute('max')).toBe('4');
     await look(page, 'integrations-syncing');
     hubspot.latencyMs = 0;
-    await crm.getByText('2 companies synced · 0 failed').waitFor({ timeout: 30_000 });
+    await crm.getByText('2 companies synced · 0 refused by HubSpot').waitFor({ timeout: 30_000 });
     await progress.waitFor({ state: 'detached' });
     await crm.getByText(/Last “Sync now”: 4 organisations and contacts,\s+finished/).waitFor();
     expect(hubspot.companiesByDomain().size).toBe(2);
@@ -88,6 +88,10 @@ describe('the dashboard: Settings → Integrations', () => {
     await crm.getByText('Failed', { exact: true }).waitFor({ timeout: 30_000 });
     await crm.getByText(/HubSpot refused the token \(401\)/).waitFor();
     await look(page, 'integrations-failed');
+    // The CRM's long answer wraps: nothing is wider than a phone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 860 });
 
     await crm.getByRole('button', { name: 'Disconnect' }).click();
     await crm.getByText('Not connected').waitFor();

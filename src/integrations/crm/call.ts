@@ -132,8 +132,8 @@ export async function crmCall<T>(
     }
     return { status, body: parsed as T };
   }
-  const said = dialect.errorText(parsed);
-  const detail = said ? `: ${said}` : '.';
+  const said = firstSentence(dialect.errorText(parsed));
+  const detail = said ? `: ${said}.` : '.';
   if (status === 401 || status === 403) {
     throw new CrmError(
       `${dialect.label} refused the token (${status})${detail} ${dialect.refusedHint}`,
@@ -158,6 +158,15 @@ export async function crmCall<T>(
     );
   }
   throw new CrmError(`${dialect.label} refused ${what} (${status})${detail}`, 'rejected', status);
+}
+
+/**
+ * A vendor's error message up to its first full stop: the rest is usually a link to its
+ * documentation, which an admin reading the dashboard does not need.
+ */
+function firstSentence(text: string | undefined): string | undefined {
+  const first = text?.split(/(?<=\.)\s/)[0]?.trim();
+  return first ? first.replace(/\.$/, '') : undefined;
 }
 
 function parseJson(text: string): unknown {

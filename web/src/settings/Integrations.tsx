@@ -1,4 +1,5 @@
 import { type FormEvent, useId } from 'react';
+import { ApiFailure } from '../api/client';
 import { useIsAdmin, useSegments } from '../api/queries';
 import type { Ok } from '../api/types';
 import { ago, dateTime } from '../ui/format';
@@ -98,7 +99,9 @@ function CrmCard({
   const heading = useId();
   const { save, sync, disconnect } = useIntegrationChanges(workspace, integration.name);
   const connected = integration.status !== 'not_connected';
-  const failure = save.error ?? sync.error ?? disconnect.error;
+  const tokenError = save.error instanceof ApiFailure ? save.error.field('token') : undefined;
+  // Beside the token when it is about the token; else below the form.
+  const failure = (tokenError ? null : save.error) ?? sync.error ?? disconnect.error;
 
   function connect(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -122,7 +125,9 @@ function CrmCard({
       </div>
       {connected ? <Figures integration={integration} /> : null}
       {integration.last_error ? (
-        <p className={integration.status === 'failed' ? 'form-error' : 'status-warn small'}>
+        <p
+          className={`crm-message ${integration.status === 'failed' ? 'form-error' : 'status-warn small'}`}
+        >
           {integration.last_error}
         </p>
       ) : null}
@@ -160,7 +165,7 @@ function CrmCard({
         </>
       ) : null}
       <form className="stack" onSubmit={connect} key={JSON.stringify(integration.settings)}>
-        <TokenField crm={integration.name} required={!connected} />
+        <TokenField crm={integration.name} required={!connected} error={tokenError} />
         <Qualifies integration={integration} segments={segments} />
         <div className="row">
           <button
@@ -203,7 +208,7 @@ function Figures({ integration }: { integration: Integration }) {
         <span>
           {integration.synced.toLocaleString('en')}{' '}
           {integration.synced === 1 ? 'company' : 'companies'} synced ·{' '}
-          {integration.failed.toLocaleString('en')} failed
+          {integration.failed.toLocaleString('en')} refused by {CRM[integration.name].label}
         </span>
       </p>
       {running ? (
@@ -258,8 +263,18 @@ function Qualifies({ integration, segments }: { integration: Integration; segmen
   );
 }
 
-function TokenField({ crm, required }: { crm: Integration['name']; required: boolean }) {
+function TokenField({
+  crm,
+  required,
+  error,
+}: {
+  crm: Integration['name'];
+  required: boolean;
+  /** The server's word on the token (the CRM's refusal), shown beside it. */
+  error: string | undefined;
+}) {
   const hint = useId();
+  const problem = useId();
   return (
     <label className="field">
       <span>{required ? CRM[crm].token : `Replace the ${CRM[crm].token.toLowerCase()}`}</span>
@@ -269,8 +284,14 @@ function TokenField({ crm, required }: { crm: Integration['name']; required: boo
         autoComplete="off"
         required={required}
         placeholder={required ? '' : 'Unchanged (set; never shown)'}
-        aria-describedby={hint}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${problem} ${hint}` : hint}
       />
+      {error ? (
+        <small id={problem} className="form-error crm-message" role="alert">
+          {error}
+        </small>
+      ) : null}
       <small id={hint} className="muted">
         {CRM[crm].hint}
       </small>
