@@ -8,8 +8,6 @@ import { isUuid } from '../../http/validation.js';
 import { requireWorkspace } from '../../http/workspace.js';
 import { segmentExists } from '../../segments/store.js';
 import { CrmError } from './call.js';
-import { hubspotClient } from './hubspot.js';
-import { pipedriveClient } from './pipedrive.js';
 import {
   deleteConnection,
   listIntegrations,
@@ -17,9 +15,9 @@ import {
   saveConnection,
   startBackfill,
 } from './store.js';
+import { crmClient, VENDORS } from './vendors.js';
 
 const tags = ['Integrations'];
-const LABEL: Record<CrmName, string> = { hubspot: 'HubSpot', pipedrive: 'Pipedrive' };
 
 const Settings = Type.Object({
   min_score: Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()], {
@@ -144,7 +142,7 @@ export function crmRoutes(app: Api, deps: AppDeps): void {
         minScore: settings?.min_score,
         segmentId,
       });
-      if (!saved) throw fieldError('token', `Connect ${LABEL[name]} with a token first.`);
+      if (!saved) throw fieldError('token', `Connect ${VENDORS[name].label} with a token first.`);
       return { success: true, data: await shown(workspace.id, name) };
     },
   );
@@ -163,9 +161,9 @@ export function crmRoutes(app: Api, deps: AppDeps): void {
       const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
       const name = crmName(request.params.name);
       if (!(await deleteConnection(deps.db, workspace.id, name))) {
-        throw notFound(`${LABEL[name]} is not connected.`);
+        throw notFound(`${VENDORS[name].label} is not connected.`);
       }
-      return { success: true, message: `${LABEL[name]} disconnected.` };
+      return { success: true, message: `${VENDORS[name].label} disconnected.` };
     },
   );
 
@@ -186,7 +184,7 @@ export function crmRoutes(app: Api, deps: AppDeps): void {
       const name = crmName(request.params.name);
       const current = await shown(workspace.id, name);
       if (current.status === 'not_connected') {
-        throw fieldError('name', `Connect ${LABEL[name]} with a token first.`);
+        throw fieldError('name', `Connect ${VENDORS[name].label} with a token first.`);
       }
       await startBackfill(deps.db, workspace.id, name);
       reply.status(202);
@@ -200,25 +198,16 @@ const CHECK_DEADLINE_MS = 15_000;
 
 /** One call with the token; a 422 on `token` saying why the CRM would not take it. */
 async function checkToken(deps: AppDeps, workspaceId: string, name: CrmName, token: string) {
-  const ctx = {
-    db: deps.db,
-    workspaceId,
-    name,
-    baseUrl: name === 'hubspot' ? deps.config.hubspotApiUrl : deps.config.pipedriveApiUrl,
-    token,
-    allowPrivate: deps.config.allowPrivateWebhooks,
-    resolve: deps.resolve,
-    signal: AbortSignal.timeout(CHECK_DEADLINE_MS),
-  };
-  const client = name === 'hubspot' ? hubspotClient(ctx) : pipedriveClient(ctx);
+  const signal = AbortSignal.timeout(CHECK_DEADLINE_MS);
+  const client = crmClient(deps, workspaceId, name, token, signal);
   try {
     await client.check();
   } catch (error) {
     if (error instanceof CrmError) throw fieldError('token', error.message);
-    if (ctx.signal.aborted) {
+    if (signal.aborted) {
       throw fieldError(
         'token',
-        `${LABEL[name]} did not answer within ${CHECK_DEADLINE_MS / 1000} s.`,
+        `${VENDORS[name].label} did not answer within ${CHECK_DEADLINE_MS / 1000} s.`,
       );
     }
     throw error;

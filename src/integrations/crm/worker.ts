@@ -5,11 +5,10 @@ import { escapeHtml } from '../../http/html.js';
 import { decrypt } from '../../http/keys.js';
 import { startDeliveryLoop } from '../../outbox/delivery-loop.js';
 import type { SubscriberDeps } from '../../outbox/events.js';
-import { type CrmContext, CrmError } from './call.js';
+import { CrmError } from './call.js';
 import type { CrmClient } from './client.js';
-import { hubspotClient } from './hubspot.js';
-import { pipedriveClient } from './pipedrive.js';
 import { type Row, syncRows } from './sync.js';
+import { crmClient, VENDORS } from './vendors.js';
 
 export type CrmDeps = SubscriberDeps;
 
@@ -19,14 +18,6 @@ interface Batch {
   name: CrmName;
   rows: Row[];
 }
-
-const CLIENTS: Record<CrmName, { label: string; make(ctx: CrmContext): CrmClient; batch: number }> =
-  {
-    // HubSpot's batch calls take 100 objects; Pipedrive is called once per object, so a
-    // smaller batch keeps one within its lease under Pipedrive's rate.
-    hubspot: { label: 'HubSpot', make: hubspotClient, batch: 100 },
-    pipedrive: { label: 'Pipedrive', make: pipedriveClient, batch: 20 },
-  };
 
 // Well past a batch's calls at the vendor's rate: only a worker that died gives its up.
 const LEASE_SECONDS = 300;
@@ -56,7 +47,7 @@ export function startCrmWorker(deps: CrmDeps, pollMs = 500): { stop(): Promise<v
       },
       attempt: (batch, signal) => attempt(deps, batch, signal),
       release: async (batches) => {
-        for (const batch of batches) await reschedule(db, batch.rows, new Date(), false);
+        for (const batch of batches) await reschedule(db, batch.rows, new Date());
       },
       failed: (error, batch) =>
         deps.log(
@@ -92,7 +83,7 @@ async function claimBatch(db: Kysely<Database>, busy: string[]): Promise<Batch |
     FROM (SELECT id FROM crm_deliveries
           WHERE workspace_id = ${connection.workspace_id} AND integration = ${connection.name}
             AND status = 'pending' AND next_attempt_at <= now()
-          ORDER BY next_attempt_at, id LIMIT ${CLIENTS[connection.name].batch}
+          ORDER BY next_attempt_at, id LIMIT ${VENDORS[connection.name].batch}
           FOR UPDATE SKIP LOCKED) due
     WHERE d.id = due.id
     RETURNING d.id, d.workspace_id, d.integration, d.kind, d.organisation_id, d.session_id,
@@ -106,7 +97,7 @@ async function attempt(
   batch: Batch,
   signal: AbortSignal,
 ): Promise<'done' | 'unfinished'> {
-  const { db, config } = deps;
+  const { db } = deps;
   const { workspaceId, name, rows } = batch;
   const connection = await db
     .selectFrom('crm_connections')
@@ -116,17 +107,8 @@ async function attempt(
     .executeTakeFirst();
   // Disconnected meanwhile: its rows went with it.
   if (!connection) return 'done';
-  const { make } = CLIENTS[name];
-  const client = make({
-    db,
-    workspaceId,
-    name,
-    baseUrl: name === 'hubspot' ? config.hubspotApiUrl : config.pipedriveApiUrl,
-    token: decrypt(deps.encryptionKey, connection.token_encrypted),
-    allowPrivate: config.allowPrivateWebhooks,
-    resolve: deps.resolve,
-    signal,
-  });
+  const token = decrypt(deps.encryptionKey, connection.token_encrypted);
+  const client = crmClient(deps, workspaceId, name, token, signal);
   try {
     const setup = await client.setUp(connection.setup);
     if (JSON.stringify(setup) !== JSON.stringify(connection.setup)) {
@@ -160,7 +142,7 @@ async function send(deps: CrmDeps, client: CrmClient, batch: Batch, rows: Row[])
       rows,
     );
     await finish(db, synced.done);
-    await reschedule(db, synced.later, new Date(Date.now() + WAIT_SECONDS * 1000), false);
+    await reschedule(db, synced.later, new Date(Date.now() + WAIT_SECONDS * 1000));
     await sql`
       UPDATE crm_connections SET last_synced_at = now(), last_error = NULL,
         backfill_finished_at = CASE WHEN backfill_started_at IS NOT NULL
@@ -175,16 +157,16 @@ async function send(deps: CrmDeps, client: CrmClient, batch: Batch, rows: Row[])
       case 'stopped':
         // Back to the queue, uncounted; they wait while the connection does not send (and
         // went with it when it was disconnected or its workspace deleted).
-        await reschedule(db, rows, new Date(), false);
+        await reschedule(db, rows, new Date());
         return;
       case 'refused':
-        await reschedule(db, rows, new Date(), false);
+        await reschedule(db, rows, new Date());
         await refused(deps, batch, error.message);
         return;
       case 'throttled': {
         const until = new Date(Date.now() + error.retryAfterMs);
         await noteError(db, batch, error.message, { paused_until: until });
-        await reschedule(db, rows, until, false);
+        await reschedule(db, rows, until);
         return;
       }
       case 'unavailable':
@@ -221,20 +203,12 @@ async function finish(db: Kysely<Database>, rows: Row[]): Promise<void> {
     FROM sent WHERE d.id = sent.id AND d.changes <> sent.changes`.execute(db);
 }
 
-/** Rows due again at `at`; `counted` false: this attempt does not count (not their fault). */
-async function reschedule(
-  db: Kysely<Database>,
-  rows: Row[],
-  at: Date,
-  counted: boolean,
-): Promise<void> {
+/** Rows handed back, due again at `at`, this attempt not counted (it was not their fault). */
+async function reschedule(db: Kysely<Database>, rows: Row[], at: Date): Promise<void> {
   if (rows.length === 0) return;
   await db
     .updateTable('crm_deliveries')
-    .set((eb) => ({
-      next_attempt_at: at,
-      ...(counted ? {} : { attempts: eb('attempts', '-', 1) }),
-    }))
+    .set((eb) => ({ next_attempt_at: at, attempts: eb('attempts', '-', 1) }))
     .where(
       'id',
       'in',
@@ -313,7 +287,7 @@ async function refused(deps: CrmDeps, batch: Batch, message: string): Promise<vo
     .where('m.workspace_id', '=', batch.workspaceId)
     .where('m.role', 'in', ['owner', 'admin'])
     .execute();
-  const label = CLIENTS[batch.name].label;
+  const label = VENDORS[batch.name].label;
   const link = `${publicOrigin(deps.config)}/w/${batch.workspaceId}/settings#integrations`;
   for (const admin of admins) {
     const subject = `${label} sync stopped for ${admin.workspace}`;
