@@ -1,16 +1,10 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { Config } from '../config.js';
-import { abortable } from '../http/outbound/abortable.js';
-import {
-  addressesOf,
-  publicAddressesOf,
-  type Resolver,
-  UnsafeAddressError,
-} from '../http/outbound/address-guard.js';
+import { checkedAddress, type Resolver } from '../http/outbound/address-guard.js';
 import { configuredDns } from '../http/outbound/dns.js';
+import { pinnedLookup } from '../http/outbound/pinned.js';
 import asnBootstrap from './data/asn.json' with { type: 'json' };
 import ipv4Bootstrap from './data/ipv4.json' with { type: 'json' };
 import ipv6Bootstrap from './data/ipv6.json' with { type: 'json' };
@@ -186,16 +180,9 @@ function parseUrl(text: string): URL {
 /** The checked address to connect to: https and public only, unless private is allowed. */
 async function guarded(url: URL, options: RdapOptions, signal: AbortSignal): Promise<string> {
   try {
-    if (!options.allowPrivate && url.protocol !== 'https:') {
-      throw new UnsafeAddressError('The URL is not https.');
-    }
-    const checking = options.allowPrivate
-      ? addressesOf(url, options.resolve)
-      : publicAddressesOf(url, options.resolve);
-    const [address] = await abortable(checking, signal).catch((error) => {
+    return await checkedAddress(url, { ...options, signal }).catch((error) => {
       throw signal.aborted ? new Error('The registry did not answer in time.') : error;
     });
-    return address;
   } catch (error) {
     if (error instanceof RdapError) throw error;
     throw new RdapError((error as Error).message, url.host);
@@ -216,16 +203,6 @@ function request(
   maxBytes: number,
   signal: AbortSignal,
 ): Promise<Answer> {
-  const family = ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4;
-  const pinned: LookupFunction = (_host, lookupOptions, callback) => {
-    if ((lookupOptions as { all?: boolean }).all) {
-      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
-        { address, family },
-      ]);
-    } else {
-      callback(null, address, family);
-    }
-  };
   const client = url.protocol === 'https:' ? https : http;
   const fail = (message: string) => new RdapError(message, url.host);
   return new Promise((resolve, reject) => {
@@ -238,7 +215,7 @@ function request(
         connection: 'close',
       },
       agent: false,
-      lookup: pinned,
+      lookup: pinnedLookup(address),
     });
     const abort = () => outgoing.destroy(fail('The registry did not answer in time.'));
     signal.addEventListener('abort', abort, { once: true });
