@@ -34,10 +34,11 @@ import { ErrorBody } from './http/schemas.js';
 import { addSecurityHeaders, docsPolicy } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
 import { assembleIngest } from './ingest/assemble.js';
+import { backlogMetrics } from './ingest/inbox.js';
 import { collectorRoutes } from './ingest/routes.js';
 import { crmRoutes } from './integrations/crm/routes.js';
 import { zapierRoutes } from './integrations/zapier/routes.js';
-import { scheduleJobs } from './jobs.js';
+import { scheduleJobs, serves } from './jobs.js';
 import { createMailer } from './mail/transport.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { unsubscribeRoutes } from './notifications/unsubscribe.js';
@@ -137,39 +138,6 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
   ]) {
     app.addSchema(schema);
   }
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Footfall API',
-        version: '1.0.0',
-        description:
-          'Which organisations visit your website and what they do there. ' +
-          'Every /v1 and /radar route needs `Authorization: Bearer <personal access token>`, ' +
-          'or the dashboard session cookie with `X-Footfall-CSRF` on writes. ' +
-          'IP geolocation by DB-IP (https://db-ip.com), CC BY 4.0.',
-      },
-      components: {
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          // The dashboard's browser session (contract §12); writes also send X-Footfall-CSRF.
-          cookieAuth: { type: 'apiKey', in: 'cookie', name: 'footfall_session' },
-        },
-      },
-      security: [{ bearerAuth: [] }, { cookieAuth: [] }],
-    },
-    refResolver: {
-      buildLocalReference: (json, _baseUri, _fragment, index) =>
-        typeof json.$id === 'string' ? json.$id : `def-${index}`,
-    },
-  });
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { deepLinking: true },
-    staticCSP: docsPolicy,
-  });
-
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
@@ -181,15 +149,51 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     }
   });
 
+  if (serves(config.role, 'api')) {
+    // First, so that it sees every route registered after it (the collector's too).
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Footfall API',
+          version: '1.0.0',
+          description:
+            'Which organisations visit your website and what they do there. ' +
+            'Every /v1 and /radar route needs `Authorization: Bearer <personal access token>`, ' +
+            'or the dashboard session cookie with `X-Footfall-CSRF` on writes. ' +
+            'IP geolocation by DB-IP (https://db-ip.com), CC BY 4.0.',
+        },
+        components: {
+          securitySchemes: {
+            bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+            // The dashboard's browser session (contract §12); writes also send X-Footfall-CSRF.
+            cookieAuth: { type: 'apiKey', in: 'cookie', name: 'footfall_session' },
+          },
+        },
+        security: [{ bearerAuth: [] }, { cookieAuth: [] }],
+      },
+      refResolver: {
+        buildLocalReference: (json, _baseUri, _fragment, index) =>
+          typeof json.$id === 'string' ? json.$id : `def-${index}`,
+      },
+    });
+    await app.register(swaggerUi, {
+      routePrefix: '/docs',
+      uiConfig: { deepLinking: true },
+      staticCSP: docsPolicy,
+    });
+
+    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  }
+
   // Failures of the background lookups, never with a visitor's address in them.
-  const { collector, resolvers, lookups } = await assembleIngest(
+  const { collector, resolvers, lookups, worker } = await assembleIngest(
     config,
     deps.db,
     interestOf(SUBSCRIBERS),
     (message) => app.log.warn(message),
   );
-  // Acknowledged events are committed before the database pool closes.
-  app.addHook('onClose', () => collector.flush());
+  backlogMetrics(collector.metrics.registry, collector.backlog);
   app.get(
     '/metrics',
     { schema: { hide: true }, onRequest: metricsAccess(config.metricsToken) },
@@ -198,13 +202,19 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
       return collector.metrics.registry.metrics();
     },
   );
-  await app.register(async (scope) => collectorRoutes(scope, deps, collector, outage));
-  await app.register(async (scope) =>
-    spotterRoutes(scope, deps, { scripts: collector.scripts, resolvers }),
-  );
-  // Every background job (deliveries, segments, retention, lookups) is listed in jobs.ts.
-  scheduleJobs(app, deps, collector.metrics.registry, outage, lookups);
-  trackerRoutes(app, deps);
+  if (serves(config.role, 'collector')) {
+    // Acknowledged events are in the inbox before the database pool closes.
+    app.addHook('onClose', () => collector.flush());
+    await app.register(async (scope) => collectorRoutes(scope, deps, collector, outage));
+    await app.register(async (scope) =>
+      spotterRoutes(scope, deps, { scripts: collector.scripts, resolvers }),
+    );
+    trackerRoutes(app, deps);
+  }
+  // Every background job (the inbox, deliveries, segments, retention, lookups) is listed in
+  // jobs.ts; which run here depends on the role.
+  scheduleJobs(app, deps, collector.metrics.registry, outage, { lookups, worker });
+  if (!serves(config.role, 'api')) return app;
 
   const mailer = deps.mailer ?? createMailer(config);
   if (mailer && !deps.mailer) app.addHook('onClose', async () => mailer.close());

@@ -1,5 +1,9 @@
 import path from 'node:path';
 
+/** The parts a process may serve (`footfall serve --role`, contract §19). */
+export const ROLES = ['all', 'collector', 'worker', 'api'] as const;
+export type Role = (typeof ROLES)[number];
+
 /** Every setting Footfall reads, parsed and validated once at start-up. */
 export interface Config {
   port: number;
@@ -15,6 +19,14 @@ export interface Config {
   sessionIdleSeconds: number;
   /** How often each server writes its per-workspace event counts (installation status). */
   ingestTallyMs: number;
+  /** What this process serves (contract §19): everything, or one part of it. */
+  role: Role;
+  /** Unprocessed events in the inbox above which collect answers 503 (contract §19). */
+  ingestBacklogMax: number;
+  /** Batches a worker process processes at once (each one transaction, one lane). */
+  ingestWorkers: number;
+  /** Requests per batch taken from the inbox. */
+  ingestBatch: number;
   webhookRetrySeconds: number[];
   /** The whole of one webhook attempt (connect, send, status line) must fit in this. */
   webhookTimeoutSeconds: number;
@@ -206,6 +218,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     defaultUsageLimit: integer(env, 'DEFAULT_USAGE_LIMIT', 10000, 0, 10_000_000),
     sessionIdleSeconds: integer(env, 'SESSION_IDLE_SECONDS', 1800, 1, 86_400),
     ingestTallyMs: integer(env, 'INGEST_TALLY_MS', 5000, 10, 600_000),
+    role: oneOf(env, 'ROLE', ROLES, 'all'),
+    ingestBacklogMax: integer(env, 'INGEST_BACKLOG_MAX', 1_000_000, 0, 1_000_000_000),
+    ingestWorkers: integer(env, 'INGEST_WORKERS', 2, 1, 32),
+    ingestBatch: integer(env, 'INGEST_BATCH', 500, 1, 10_000),
     webhookRetrySeconds: retrySchedule(env),
     webhookTimeoutSeconds: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 30),
     notificationLeaseSeconds: integer(env, 'NOTIFICATION_LEASE_SECONDS', 60, 3, 3600),

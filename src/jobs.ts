@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
 import { removeExpiredInvites } from './accounts/invites.js';
 import { removeExpiredSignIns } from './auth/cleanup.js';
-import { publicOrigin } from './config.js';
+import { publicOrigin, type Role } from './config.js';
 import type { DatabaseOutage } from './db/outage.js';
 import { runPeriodically } from './db/periodic.js';
 import { pruneLookupCaches } from './enrich/cache.js';
@@ -10,6 +10,8 @@ import type { LookupQueue } from './enrich/lookups.js';
 import { companySitesRound } from './enrich/site-reader.js';
 import type { Api, AppDeps } from './http/api.js';
 import { configuredDns } from './http/outbound/dns.js';
+import type { InboxWorker } from './ingest/drain.js';
+import { pruneEventIds } from './ingest/inbox.js';
 import { createMailer } from './mail/transport.js';
 import { sendDueDigests } from './notifications/digests.js';
 import { FAN_OUT_BATCH, fanOut } from './outbox/events.js';
@@ -25,6 +27,16 @@ interface Stoppable {
   stop(): Promise<void>;
 }
 
+/** Whether a process of `role` serves `part` (contract §19): `all` serves every part. */
+export const serves = (role: Role, part: Exclude<Role, 'all'>) => role === 'all' || role === part;
+
+/** The parts of the collecting side that run as jobs: the inbox's worker, the lookups. */
+export interface IngestJobs {
+  worker: InboxWorker;
+  /** The collector's online lookups (null with ONLINE_LOOKUPS=off). */
+  lookups: LookupQueue | null;
+}
+
 /**
  * A background job: its name, how often it runs, and one round of its work (`run`), which
  * the app schedules, one round at a time. A round that throws is logged and counted under
@@ -37,13 +49,35 @@ export type Job = { name: string; everyMs: number } & (
   | { start(everyMs: number): Stoppable }
 );
 
-/** Every background job of a server, in one list. */
+/**
+ * Every background job of a process of the server's role, in one list: a worker runs them
+ * all (any number of workers may: each job keeps its work to one of them, by locks or
+ * leases), a collector only the online lookups of the addresses it saw, an api process none.
+ */
 export function backgroundJobs(
   deps: AppDeps,
   registry: Registry,
-  log: Pick<FastifyBaseLogger, 'info' | 'error'>,
+  log: Pick<FastifyBaseLogger, 'info' | 'error' | 'warn'>,
   outage: DatabaseOutage,
-  lookups: LookupQueue | null = null,
+  ingest: IngestJobs,
+): Job[] {
+  const { config } = deps;
+  const jobs: Job[] = [];
+  // The collector's online lookups (contract §16): addresses wait in this process's memory.
+  if (serves(config.role, 'collector') && ingest.lookups) {
+    const lookups = ingest.lookups;
+    jobs.push({ name: 'lookups', everyMs: 0, start: () => lookups.start() });
+  }
+  if (serves(config.role, 'worker')) jobs.push(...workerJobs(deps, registry, log, outage, ingest));
+  return jobs;
+}
+
+function workerJobs(
+  deps: AppDeps,
+  registry: Registry,
+  log: Pick<FastifyBaseLogger, 'info' | 'error' | 'warn'>,
+  outage: DatabaseOutage,
+  { worker }: IngestJobs,
 ): Job[] {
   const { config, db } = deps;
   // A worker's failure is an error, unless the database is out of reach (noted once).
@@ -58,6 +92,25 @@ export function backgroundJobs(
   // Mail of subscribers (alerts): the app's mailer when given (tests), else SMTP_URL's.
   const subscriberMailer = deps.mailer ?? createMailer(config);
   return [
+    {
+      // The inbox (contract §19): acknowledged requests through the writer's phases, each
+      // batch one lane, so any number of workers share it; woken at once by an append here.
+      name: 'ingest',
+      everyMs: 100,
+      start: (everyMs) =>
+        worker.start(config.ingestWorkers, everyMs, (error) => {
+          if (!outage.report(error)) log.error(`ingest: ${(error as Error).message}`);
+        }),
+    },
+    {
+      // Event ids are kept 30 days: a tracker sends again within hours, at its next page.
+      name: 'ingest-event-ids',
+      everyMs: 3_600_000,
+      atStart: true,
+      run: async () => {
+        await pruneEventIds(db, 30);
+      },
+    },
     {
       // Ended sessions become events, then every event becomes its subscribers' deliveries
       // (one statement per batch, SKIP LOCKED, so every server may run it).
@@ -138,8 +191,6 @@ export function backgroundJobs(
           log.info(`workspace-purge: removed ${removed} rows of a deleted workspace`);
       },
     },
-    // The collector's online lookups (contract §16): addresses wait in this process's memory.
-    ...(lookups ? [{ name: 'lookups', everyMs: 0, start: () => lookups.start() }] : []),
     {
       // RDAP registrations are kept 30 days; every server may prune, it is one DELETE.
       name: 'lookup-caches',
@@ -209,9 +260,9 @@ export function scheduleJobs(
   deps: AppDeps,
   registry: Registry,
   outage: DatabaseOutage,
-  lookups: LookupQueue | null = null,
+  ingest: IngestJobs,
 ): void {
-  const jobs = backgroundJobs(deps, registry, app.log, outage, lookups);
+  const jobs = backgroundJobs(deps, registry, app.log, outage, ingest);
   const errors = new Counter({
     name: 'footfall_job_errors_total',
     help: 'Background job rounds that failed, by job',

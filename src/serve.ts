@@ -9,6 +9,7 @@ import { migrate } from './db/migrate.js';
 import { loadKeys } from './http/keys.js';
 import { Tokens } from './http/tokens.js';
 import { defaultAsnDatabases, networkTable } from './identify/network-owner.js';
+import { serves } from './jobs.js';
 import { mailServerName, mailServerProblem } from './mail/transport.js';
 
 /** `footfall serve`: database, migrations, HTTP server, and a clean stop on SIGTERM/SIGINT. */
@@ -29,6 +30,7 @@ export async function serve(config: Config): Promise<void> {
     built = await buildApp({ config, db: database.db, keys, tokens });
     await built.listen({ port: config.port, host: config.host });
     app = built;
+    if (config.role !== 'all') say(`serving as ${config.role} (contract §19 roles)`);
   } catch (error) {
     // The app's jobs started with it: stopped before the database they use goes.
     await built?.close();
@@ -52,7 +54,7 @@ export async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   void reportMail(config, app.log);
 
-  if ((await countUsers(database.db)) === 0) {
+  if (serves(config.role, 'api') && (await countUsers(database.db)) === 0) {
     // A one-time link (kept only as a hash): whoever reads this log creates the first account.
     const secret = await createLink(database.db, 'setup', null);
     // The port the server got, which PORT=0 leaves to the system.

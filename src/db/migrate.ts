@@ -27,6 +27,7 @@ import * as leadScore from './migrations/0025_lead_score.js';
 import * as organisationFigures from './migrations/0026_organisation_figures.js';
 import * as zapierHooks from './migrations/0027_zapier_hooks.js';
 import * as crmSync from './migrations/0028_crm_sync.js';
+import * as ingestInbox from './migrations/0029_ingest_inbox.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0026_organisation_figures': organisationFigures,
   '0027_zapier_hooks': zapierHooks,
   '0028_crm_sync': crmSync,
+  '0029_ingest_inbox': ingestInbox,
 };
 
 /**

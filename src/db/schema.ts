@@ -39,6 +39,9 @@ export interface Database {
   crm_records: CrmRecordTable;
   crm_deliveries: CrmDeliveryTable;
   crm_buckets: CrmBucketTable;
+  ingest_inbox: IngestInboxTable;
+  ingest_quarantine: IngestQuarantineTable;
+  ingest_event_ids: IngestEventIdTable;
   organisation_visitors: OrganisationVisitorTable;
   organisation_locations: OrganisationLocationTable;
   stats_organisation_sources: StatsOrganisationSourceTable;
@@ -509,6 +512,36 @@ export interface CrmBucketTable {
   bucket: string;
   tokens: number;
   at: Date;
+}
+
+/** An acknowledged collect request waiting for a worker (ingest/inbox.ts). */
+export interface IngestInboxTable {
+  workspace_id: string;
+  id: Generated<number>;
+  shard: number;
+  events: number;
+  received_at: Generated<Date>;
+  /** JSON: sent as text, read back parsed. */
+  record: ColumnType<unknown, string, string>;
+}
+
+/** A request processing could not handle, kept with its reason (ingest/quarantine.ts). */
+export interface IngestQuarantineTable {
+  workspace_id: string;
+  id: number;
+  shard: number;
+  events: number;
+  received_at: Date;
+  record: ColumnType<unknown, string, string>;
+  reason: string;
+  detail: Generated<string>;
+  quarantined_at: Generated<Date>;
+}
+
+export interface IngestEventIdTable {
+  workspace_id: string;
+  event_id: string;
+  seen_on: Generated<string>;
 }
 
 export interface SegmentQueueTable {

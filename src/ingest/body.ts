@@ -36,7 +36,11 @@ const Seconds = Type.Number({ minimum: 0, maximum: 31_536_000 });
 const Pairs = Type.Array(Type.Object({ name: Type.String(), value: Type.Unknown() }));
 const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
 
+const uuid = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
 const RawEvent = Type.Object({
+  // The tracker's id of the event (contract §19): a request sent again stores it once.
+  id: Type.Optional(Type.String({ pattern: uuid })),
   type: Type.Union(EVENT_TYPES.map((type) => Type.Literal(type))),
   ts: Type.Union([Type.String({ maxLength: 40 }), Type.Number()]),
   url: PageText,
@@ -56,8 +60,6 @@ const RawEvent = Type.Object({
   traits: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
 
-const uuid = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-
 /** The body of POST /t/collect (contract §5), for the API reference and the check below. */
 export const CollectBody = Type.Object({
   tracking_script_id: Type.String({ minLength: 1, maxLength: 64 }),
@@ -74,6 +76,8 @@ const validate = new Ajv.default({ allErrors: false, strict: false }).compile<Co
 
 /** One event as the collector accepted it: common fields plus its type's own. */
 export interface TrackedEvent {
+  /** The tracker's id (lower case), absent from older trackers and other clients. */
+  id?: string;
   type: EventType;
   ts: Date;
   url: string;
@@ -167,7 +171,9 @@ function normalise(event: RawEvent, index: number, receivedAt: Date): TrackedEve
       };
       break;
   }
-  return { type: event.type, ts: when, url: storedUrl(event.url), data };
+  const tracked: TrackedEvent = { type: event.type, ts: when, url: storedUrl(event.url), data };
+  if (event.id) tracked.id = event.id.toLowerCase();
+  return tracked;
 }
 
 // Hash routes (`#/path`) are kept, as the tracker sends them only where the site opted in;

@@ -1,4 +1,5 @@
 import type { Collected } from './body.js';
+import type { BacklogGauge } from './inbox.js';
 import type { DropReason, IngestMetrics } from './metrics.js';
 import { type IngestContext, runPipeline, type Step } from './pipeline.js';
 import { recordOf } from './record.js';
@@ -15,13 +16,16 @@ export interface CollectorParts {
   sink: IngestSink;
   /** Events stored and dropped per workspace, counted once the sink has taken them. */
   tally: IngestTally;
+  /** Unprocessed events waiting; above the limit, collect answers 503 (contract §19). */
+  backlog: BacklogGauge;
 }
 
 /** The collector: a request through the pipeline, its record to the sink, the answer back. */
-export function createCollector({ scripts, metrics, steps, sink, tally }: CollectorParts) {
+export function createCollector({ scripts, metrics, steps, sink, tally, backlog }: CollectorParts) {
   return {
     scripts,
     metrics,
+    backlog,
     /**
      * Runs the pipeline and resolves once the sink has taken what it kept: the number
      * stored, or why the script no longer takes events (nothing of the request is stored).

@@ -60,6 +60,28 @@ export function ingestMetrics() {
       labelNames: ['reason'] as const,
       registers: [registry],
     }),
+    quarantined: new Counter({
+      name: 'footfall_ingest_quarantined_total',
+      help: 'Acknowledged requests processing could not handle, kept aside by reason (footfall ingest replay)',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
+    discarded: new Counter({
+      name: 'footfall_ingest_discarded_total',
+      help: 'Acknowledged requests whose tracking script was deleted or unlinked before processing, by reason',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
+    duplicates: new Counter({
+      name: 'footfall_ingest_duplicate_events_total',
+      help: 'Events whose id was already stored (a request sent again), not stored twice',
+      registers: [registry],
+    }),
+    processed: new Counter({
+      name: 'footfall_ingest_processed_requests_total',
+      help: 'Acknowledged requests processed from the inbox by this worker',
+      registers: [registry],
+    }),
     splits: new Counter({
       name: 'footfall_write_splits_total',
       help: 'Failed group writes split in two to find the failing requests, by reason',

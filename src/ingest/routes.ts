@@ -11,6 +11,9 @@ import { CollectBody, MAX_BODY_BYTES, MAX_EVENTS, parseCollectBody } from './bod
 import type { Collector } from './collector.js';
 
 const anyOrigin = (reply: FastifyReply) => reply.header('access-control-allow-origin', '*');
+// The tracker reads Retry-After on a 503 or 429 to know when to send again (contract §19).
+const readable = (reply: FastifyReply) =>
+  anyOrigin(reply).header('access-control-expose-headers', 'retry-after');
 
 const scriptOf = (request: FastifyRequest) => {
   const body = request.body as { tracking_script_id?: unknown } | undefined;
@@ -20,7 +23,12 @@ const scriptOf = (request: FastifyRequest) => {
 const unknownScript = () => notFound('Unknown tracking_script_id.');
 const unlinkedScript = () => new HttpError(410, 'This tracking script was unlinked.');
 
-/** POST /t/collect (contract §5), answered 202 only once its events are committed. */
+const busy = (message: string) => new HttpError(503, message, undefined, { 'retry-after': '5' });
+
+/**
+ * POST /t/collect (contract §5), answered 202 once its kept events are in the inbox
+ * (contract §19); 503 with Retry-After while the backlog is over INGEST_BACKLOG_MAX.
+ */
 export async function collectorRoutes(
   app: Api,
   deps: AppDeps,
@@ -72,7 +80,7 @@ export async function collectorRoutes(
     '/t/collect',
     {
       bodyLimit: MAX_BODY_BYTES,
-      onRequest: async (_request, reply) => void anyOrigin(reply),
+      onRequest: async (_request, reply) => void readable(reply),
       preHandler: limits,
       config: beacon.config,
       schema: {
@@ -80,10 +88,12 @@ export async function collectorRoutes(
         summary: "Record a visit's events (the tracking script sends them; no token)",
         description:
           'The tracking script posts here as text/plain (no CORS preflight) or JSON, from any ' +
-          'origin. 202 only once the events are committed. One bad value refuses the whole ' +
+          'origin. 202 once the events are durably stored; sessions and organisations follow ' +
+          'within seconds. Each event may carry an `id` (UUID): an event id is stored once per ' +
+          'workspace, so a request sent again stores nothing twice. One bad value refuses the whole ' +
           `batch (400); at most ${MAX_EVENTS} events and ${MAX_BODY_BYTES / 1024} KB (413). ` +
           'Unknown script 404, unlinked 410; 503 with Retry-After when the events could not ' +
-          'be stored: send them again.',
+          'be stored or too many wait to be processed: send them again.',
         security: [],
         body: CollectBody,
         response: {
@@ -100,6 +110,9 @@ export async function collectorRoutes(
       const script = await collector.scripts.find(collected.trackingScriptId);
       if (!script) throw unknownScript();
       if (script.revoked) throw unlinkedScript();
+      if (collector.backlog.full()) {
+        throw busy('Too many events are waiting to be processed; send them again later.');
+      }
       let result: Awaited<ReturnType<Collector['ingest']>>;
       try {
         result = await collector.ingest(script, collected, {
@@ -109,9 +122,7 @@ export async function collectorRoutes(
         });
       } catch (error) {
         if (!outage.report(error)) request.log.error({ err: error }, 'events could not be stored');
-        throw new HttpError(503, 'The events could not be stored; send them again.', undefined, {
-          'retry-after': '5',
-        });
+        throw busy('The events could not be stored; send them again.');
       }
       // Unlinked or deleted since the cached lookup above; a deleted workspace's id is unknown.
       if ('refused' in result) {

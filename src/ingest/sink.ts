@@ -8,9 +8,9 @@ import type { ScriptGone } from './scripts.js';
 export type IngestOutcome = { stored: number } | { refused: ScriptGone };
 
 /**
- * Where the collector hands its records. The group commit (group-commit-sink.ts) writes them
- * before it answers; a queue (contract §19) would append them and answer once that is
- * durable. Choosing one happens in one place: `assembleIngest` (assemble.ts).
+ * Where the collector hands its records: the inbox (inbox.ts) appends them, and the
+ * collector answers once that is durable (contract §19); workers (drain.ts) process them.
+ * Choosing one happens in one place: `assembleIngest` (assemble.ts).
  */
 export interface IngestSink {
   /**

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { recordContacts } from '../contacts/store.js';
 import { PREPARED } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
-import { inTransaction, type Transaction } from '../db/transaction.js';
+import type { Transaction } from '../db/transaction.js';
 import { emailSightings, type Identities, recordIdentifications } from '../identify/identity.js';
 import { ensureOrganisations, organisationKey } from '../organisations/store.js';
 import { type DomainEvent, eventValues, type Interest, recordEvents } from '../outbox/events.js';
@@ -47,6 +47,8 @@ export interface WriterDeps {
   metrics: IngestMetrics;
 }
 
+const eventKey = (event: { workspaceId: string; id: string }) => `${event.workspaceId} ${event.id}`;
+
 const organisationOf = (group: GroupWrite, { script, organisation }: IngestRecord) =>
   organisation
     ? (group.organisations.get(organisationKey(script.workspaceId, organisation.domain)) ?? null)
@@ -77,6 +79,41 @@ function phases(deps: WriterDeps): Phase[] {
       name: 'scripts',
       async run(group, tx) {
         tx.lockFirst(lockScripts(group.requests.map((r) => r.context.script.id)));
+      },
+    },
+    {
+      // The tracker's event ids (contract §19): an event already stored, because its request
+      // was sent again, is left out here, in the transaction that stores the rest.
+      name: 'event_ids',
+      async run(group, tx) {
+        const ids = group.requests.flatMap(({ context }) =>
+          context.events.flatMap((event) =>
+            event.id ? [{ workspaceId: context.script.workspaceId, id: event.id }] : [],
+          ),
+        );
+        if (ids.length === 0) return;
+        // Sorted: writers that share ids take their locks in one order.
+        ids.sort((a, b) => eventKey(a).localeCompare(eventKey(b)));
+        const { rows } = await sql<{ workspace_id: string; event_id: string }>`${PREPARED}
+          INSERT INTO ingest_event_ids (workspace_id, event_id)
+          SELECT * FROM unnest(${ids.map((i) => i.workspaceId)}::uuid[], ${ids.map((i) => i.id)}::uuid[])
+          ON CONFLICT DO NOTHING
+          RETURNING workspace_id, event_id`.execute(await tx.db());
+        const fresh = new Set(
+          rows.map((row) => eventKey({ workspaceId: row.workspace_id, id: row.event_id })),
+        );
+        let duplicates = 0;
+        for (const { context } of group.requests) {
+          const kept = context.events.filter(
+            // Taken from the set, so an id twice in one group is stored once too.
+            (event) =>
+              !event.id ||
+              fresh.delete(eventKey({ workspaceId: context.script.workspaceId, id: event.id })),
+          );
+          duplicates += context.events.length - kept.length;
+          context.events = kept;
+        }
+        if (duplicates > 0) group.afterCommit.push(() => deps.metrics.duplicates.inc(duplicates));
       },
     },
     {
@@ -196,22 +233,23 @@ function phases(deps: WriterDeps): Phase[] {
         await sql`${PREPARED}${recordEvents(eventValues(events))}`.execute(await tx.db());
       },
     },
-    {
-      name: 'commit',
-      run: (_group, tx) => tx.commit(),
-    },
   ];
 }
 
+/** The group write inside a transaction of the caller's, who commits it. */
+export type WriteWithin = (
+  tx: Transaction<Database>,
+  requests: WriteRequest[],
+) => Promise<{ committed(): void }>;
+
 /**
- * Writes a group of records in one transaction, phase by phase, each phase's
- * time observed in footfall_write_phase_seconds. Requests whose script turns out unlinked
- * or deleted are marked `refused` and the rest written again without them. Safe to run
- * again after a failure: what it remembers in memory, it remembers only once committed.
+ * The phases for `requests` in `tx`, each phase's time observed in
+ * footfall_write_phase_seconds; the caller commits, then calls `committed()` for what must
+ * be remembered only once the data is in (caches that must not hold what rolled back).
  */
-export function groupWriter(deps: WriterDeps): (requests: WriteRequest[]) => Promise<void> {
+export function writeWithin(deps: WriterDeps): WriteWithin {
   const list = phases(deps);
-  const write = async (requests: WriteRequest[]) => {
+  return async (tx, requests) => {
     const group: GroupWrite = {
       requests,
       interested: new Map(),
@@ -219,30 +257,40 @@ export function groupWriter(deps: WriterDeps): (requests: WriteRequest[]) => Pro
       events: [],
       afterCommit: [],
     };
-    await inTransaction(deps.db, async (tx) => {
-      for (const phase of list) {
-        const started = performance.now();
-        await phase.run(group, tx);
-        deps.metrics.phaseSeconds.observe(
-          { phase: phase.name },
-          (performance.now() - started) / 1000,
-        );
-      }
-    });
-    for (const done of group.afterCommit) done();
-  };
-  return async (requests) => {
-    let live = requests.filter((request) => !request.refused);
-    while (live.length > 0) {
-      try {
-        return await write(live);
-      } catch (error) {
-        const gone = goneScripts(error);
-        const refused = live.filter((request) => gone?.has(request.context.script.id));
-        if (!gone || refused.length === 0) throw error;
-        for (const request of refused) request.refused = gone.get(request.context.script.id);
-        live = live.filter((request) => !request.refused);
-      }
+    for (const phase of list) {
+      const started = performance.now();
+      await phase.run(group, tx);
+      deps.metrics.phaseSeconds.observe(
+        { phase: phase.name },
+        (performance.now() - started) / 1000,
+      );
     }
+    return {
+      committed: () => {
+        for (const done of group.afterCommit) done();
+      },
+    };
   };
+}
+
+/**
+ * Runs `write` on the requests not yet refused; when it fails because some of their scripts
+ * are gone (lockScripts), marks those `refused` and runs it again on the rest.
+ */
+export async function withoutGoneScripts(
+  requests: WriteRequest[],
+  write: (live: WriteRequest[]) => Promise<void>,
+): Promise<void> {
+  let live = requests.filter((request) => !request.refused);
+  while (live.length > 0) {
+    try {
+      return await write(live);
+    } catch (error) {
+      const gone = goneScripts(error);
+      const refused = live.filter((request) => gone?.has(request.context.script.id));
+      if (!gone || refused.length === 0) throw error;
+      for (const request of refused) request.refused = gone.get(request.context.script.id);
+      live = live.filter((request) => !request.refused);
+    }
+  }
 }

@@ -74,7 +74,8 @@ async function personOf(
  * visitors and contacts go, and so do other rows that still hold one of their addresses or
  * visitor ids: events and webhook deliveries of anyone (a form where someone else typed
  * it, an address in a page URL, plain or URL-encoded), referrers (cleared), custom-field
- * values, and the trait values of other contacts that name them.
+ * values, the trait values of other contacts that name them, and their requests still waiting
+ * in the inbox or kept aside in its quarantine (contract §19).
  */
 export async function forgetPerson(
   db: Kysely<Database>,
@@ -125,6 +126,13 @@ export async function forgetPerson(
                    OR t.value::text ILIKE ANY(${byAnything}::text[])))
       WHERE c.workspace_id = ${workspaceId} AND jsonb_typeof(c.traits) = 'object'
         AND c.traits::text ILIKE ANY(${byAnything}::text[])`.execute(trx);
+    // Acknowledged but not yet processed, or kept aside: the raw requests go too.
+    for (const table of ['ingest_inbox', 'ingest_quarantine'] as const) {
+      await sql`
+        DELETE FROM ${sql.table(table)} WHERE workspace_id = ${workspaceId}
+          AND (record->>'visitorId' = ANY(${visitors}::text[])
+               OR record::text ILIKE ANY(${byAnything}::text[]))`.execute(trx);
+    }
     // Organisations lost sessions or values: the segments are computed again.
     if (sessionIds.length > 0 || affectedRows(values) > 0)
       await markSegmentsStale(trx, workspaceId);

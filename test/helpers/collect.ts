@@ -5,8 +5,36 @@ import type { Answer } from './app.js';
 export const CHROME_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 
-/** Sends a collect request as the tracker does (text/plain, a browser's user agent). */
-export function collector(base: string) {
+/**
+ * Waits until the app at `base` has processed every acknowledged event (its inbox is empty,
+ * as /metrics says): a 202 means stored, and sessions follow within seconds (contract §19).
+ */
+export async function processed(
+  base: string,
+  timeoutMs = 15_000,
+  metricsToken?: string,
+): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  const headers: Record<string, string> = metricsToken
+    ? { authorization: `Bearer ${metricsToken}` }
+    : {};
+  for (;;) {
+    const response = await fetch(`${base}/metrics`, { headers });
+    const text = await response.text();
+    const backlog = /^footfall_ingest_backlog_events (\d+)/m.exec(text)?.[1];
+    if (backlog === '0') return;
+    if (backlog === undefined) throw new Error(`no backlog in /metrics (${response.status})`);
+    if (Date.now() > until) throw new Error(`${backlog} events still unprocessed`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Sends a collect request as the tracker does (text/plain, a browser's user agent); after a
+ * 202 it waits until the events are processed, as a person reading the API a moment later
+ * would find them (`{ wait: false }` answers at the acknowledgement).
+ */
+export function collector(base: string, options: { wait?: boolean; metricsToken?: string } = {}) {
   return async (body: unknown, headers: Record<string, string> = {}): Promise<Answer> => {
     const response = await fetch(`${base}/t/collect`, {
       method: 'POST',
@@ -18,6 +46,9 @@ export function collector(base: string) {
     try {
       parsed = JSON.parse(text);
     } catch {}
+    if (response.status === 202 && options.wait !== false) {
+      await processed(base, undefined, options.metricsToken);
+    }
     return { status: response.status, headers: response.headers, body: parsed };
   };
 }

@@ -544,6 +544,9 @@ describe('collector rate limits', () => {
       const refused = await send(body());
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      // A page of another origin may read it: the tracker waits that long (contract §19).
+      expect(refused.headers.get('access-control-expose-headers')).toBe('retry-after');
+      expect(refused.headers.get('access-control-allow-origin')).toBe('*');
     } finally {
       await limited.close();
     }

@@ -7,12 +7,14 @@ import { migrate } from '../../src/db/migrate.js';
 import { defaultCityDatabases, GeoLocator } from '../../src/identify/geo.js';
 import { Identities, identityResolver } from '../../src/identify/identity.js';
 import { parseCollectBody } from '../../src/ingest/body.js';
-import { groupCommitSink } from '../../src/ingest/group-commit-sink.js';
+import { InboxWorker } from '../../src/ingest/drain.js';
+import { inboxSink } from '../../src/ingest/inbox.js';
 import { ingestMetrics } from '../../src/ingest/metrics.js';
 import { type IngestContext, ingestSteps, runPipeline } from '../../src/ingest/pipeline.js';
 import { type IngestRecord, recordOf } from '../../src/ingest/record.js';
 import { findTrackingScript } from '../../src/ingest/scripts.js';
 import type { IngestSink } from '../../src/ingest/sink.js';
+import { writeWithin } from '../../src/ingest/writer.js';
 import { interestOf } from '../../src/outbox/events.js';
 import { SUBSCRIBERS } from '../../src/subscribers.js';
 import { createWorkspace } from '../../src/workspaces/store.js';
@@ -27,6 +29,7 @@ let one: Db;
 let geo: GeoLocator;
 let identities: Identities;
 let sink: IngestSink;
+let worker: InboxWorker;
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -34,12 +37,20 @@ beforeAll(async () => {
   await migrate(one.db);
   geo = await GeoLocator.open(defaultCityDatabases());
   identities = new Identities(one.db);
-  sink = groupCommitSink({
-    config: { sessionIdleSeconds: 1800 },
+  const metrics = ingestMetrics();
+  sink = inboxSink(one.db, metrics);
+  worker = new InboxWorker({
     db: one.db,
-    identities,
-    metrics: ingestMetrics(),
-    interest: interestOf(SUBSCRIBERS),
+    write: writeWithin({
+      db: one.db,
+      idleMs: 1_800_000,
+      identities,
+      interest: (workspaceId) => interestOf(SUBSCRIBERS)(one.db, workspaceId),
+      metrics,
+    }),
+    metrics,
+    batchRequests: 100,
+    log: () => {},
   });
 });
 afterAll(async () => {
@@ -79,7 +90,7 @@ async function recorded(body: ReturnType<typeof visit>): Promise<IngestRecord> {
 const throughJson = (record: IngestRecord): IngestRecord => JSON.parse(JSON.stringify(record));
 
 describe('the ingest record', () => {
-  it('survives JSON unchanged, carries no client address, and the writer stores the copy', async () => {
+  it('survives JSON unchanged, carries no client address, and the worker stores the copy', async () => {
     const at = Date.now() - 60_000;
     const record = await recorded(
       visit('', [
@@ -101,6 +112,9 @@ describe('the ingest record', () => {
     const copy = throughJson(record);
     expect(copy).toStrictEqual(record);
     expect(await sink.add([copy])).toEqual([{ stored: 2 }]);
+    // Acknowledged: in the inbox, as JSON; a worker makes the visit of it.
+    expect(await worker.drainOnce()).toBe(1);
+    expect(await worker.drainOnce()).toBe(0);
 
     const workspaceId = record.script.workspaceId;
     const events = await one.db

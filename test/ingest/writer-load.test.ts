@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { client, startTestApp, type TestApp } from '../helpers/app.js';
-import { collector, pageview, visit } from '../helpers/collect.js';
+import { collector, pageview, processed, visit } from '../helpers/collect.js';
 import { startReceiver } from '../helpers/receiver.js';
 
 // Four workspaces gain organisations at once, two of them with small usage limits, through
@@ -75,7 +75,7 @@ describe('the writer under several workspaces gaining organisations at once', ()
       ).toBe(200);
       workspaces.push({ ...setting, id: made.uuid as string, script: made.tracking_script_id });
     }
-    const sends = [collector(t.url), collector(secondUrl)];
+    const sends = [collector(t.url, { wait: false }), collector(secondUrl, { wait: false })];
     let turn = 0;
     const send = (body: unknown) => (sends[turn++ % 2] as ReturnType<typeof collector>)(body);
     const now = Date.now();
@@ -117,6 +117,8 @@ describe('the writer under several workspaces gaining organisations at once', ()
     expect(answers.filter((a) => a.status !== 202).map((a) => a.status)).toEqual([]);
     const acknowledged = answers.reduce((sum, a) => sum + a.body.accepted, 0);
     expect(acknowledged).toBe(workspaces.length * VISITORS * 3);
+    // Both servers' workers process the inbox.
+    await processed(t.url, 60_000);
 
     const db = t.database.db;
     for (const workspace of workspaces) {

@@ -27,7 +27,7 @@ async function tenant(): Promise<Tenant> {
     call,
     ws: workspace.uuid,
     send: async (visitor, events) => {
-      const answer = await collector(t.url)(
+      const answer = await collector(t.url, { metricsToken: METRICS_TOKEN })(
         visit(workspace.tracking_script_id, events, { visitor }),
       );
       expect(answer.status).toBe(202);

@@ -84,14 +84,15 @@ function customerSite(snippet: string): Promise<Server> {
     '/welcome': page('Welcome', '<p>Welcome aboard</p>'),
     '/files/brochure.pdf': '%PDF-1.4 brochure',
     '/twice': page('Twice', snippet), // the snippet pasted a second time
-    // Cuts (500 characters of a value, 200 of a link's text) that land inside an emoji.
+    // Cuts (500 characters of a value by the tracker, 1,000 of a link's text by the collector)
+    // that land inside an emoji.
     '/emoji': page(
       'Emoji',
       `<form id="note" name="note" onsubmit="return false">
          <textarea name="note"></textarea>
          <button type="submit">Send</button>
        </form>
-       <a id="long" href="https://partner.example/emoji">${'x'.repeat(199)}\u{1F600} more</a>`,
+       <a id="long" href="https://partner.example/emoji">${'x'.repeat(999)}\u{1F600} more</a>`,
     ),
     '/consent': `<!doctype html><html><head><title>Consent</title>${snippet.replace(
       '<script>',
@@ -445,7 +446,7 @@ describe('the tracker in Chromium', () => {
     const [submit] = events.filter((e) => e.event_type === 'form_submit');
     expect(submit?.fields).toEqual([{ name: 'note', value: 'y'.repeat(499) }]);
     const [click] = events.filter((e) => e.event_type === 'click');
-    expect(click?.properties).toContainEqual({ name: 'text', value: 'x'.repeat(199) });
+    expect(click?.properties).toContainEqual({ name: 'text', value: 'x'.repeat(999) });
     await context.close();
   });
 
@@ -497,7 +498,7 @@ describe('the tracker in Chromium', () => {
       await page.evaluate(() =>
         Object.keys((globalThis as unknown as { localStorage: object }).localStorage).sort(),
       ),
-    ).toEqual(['ff_s', 'ff_v']);
+    ).toEqual(['ff_q', 'ff_s', 'ff_v']);
     await context.close();
   });
 

@@ -5,7 +5,6 @@
 // can shorten, and a phrase used twice is often cheaper repeated than made a helper.
 import {
   hasCardNumber,
-  MAX_FIELDS,
   MAX_VALUE_LENGTH,
   redactUrl,
   SENSITIVE_AUTOCOMPLETE,
@@ -24,9 +23,13 @@ interface Footfall extends Call {
 const IDLE_MS = 18e5; // 30 minutes
 // The quiet time after the last change of address before a page view is recorded.
 const SETTLE_MS = 500;
-const DOWNLOAD =
-  /\.(pdf|docx?|xlsx?|pptx?|csv|txt|rtf|od[tsp]|zip|rar|7z|t?gz|tar|bz2|dmg|exe|msi|pkg|deb|rpm|apk|iso|mp[34]|mov|avi|wav|mkv|webm|epub)$/i;
-const SKIPPED_INPUTS = /^(password|hidden|file|submit|button|reset|image)$/;
+// Documents, sheets, slides, archives, installers and video: what B2B sites link to. Other
+// files count when their link has `download`.
+const DOWNLOAD = /\.(pdf|(doc|xls|ppt)x?|csv|zip|dmg|exe)$/i;
+// Password, hidden, file, submit, button, reset and image inputs, by the start of their type
+// (no other type starts so; fieldsets have no value), and an unchecked box or radio button:
+// read with `checked` after the type.
+const SKIPPED_INPUTS = /^(pa|h|fi|su|bu|res|im|(che|rad)\w+false)/;
 
 const win = window as unknown as Window & { footfall?: Footfall };
 const doc = document;
@@ -41,19 +44,25 @@ const safe = <F extends (...args: any[]) => unknown>(fn: F) =>
     } catch {}
   }) as F;
 
-// At most `max` UTF-16 units, never half a surrogate pair (half an emoji): the collector
-// refuses a batch holding one, so the whole visit would be lost.
-const cut = (text: string, max: number) => text.slice(0, max).replace(/[\ud800-\udbff]$/, '');
+// At most `max` characters (code points), never half a surrogate pair (half an emoji): the
+// collector refuses a batch holding one, so the whole visit would be lost.
+const cut = (text: string, max: number) => [...text].slice(0, max).join('');
 
-// A random (version 4) UUID: a blob URL ends in one (File API), in every browser and on
-// http pages too, where crypto.randomUUID is missing. The empty blob lives with the page.
-const uuid = () => URL.createObjectURL(new Blob()).slice(-36);
+// A random (version 4) UUID, lower case. crypto.randomUUID needs a secure context; on http
+// pages a blob URL ends in one (File API), in every browser, 46 bytes less than building it
+// from getRandomValues. Each empty blob lives with the page.
+const uuid = (): string => crypto.randomUUID?.() || URL.createObjectURL(new Blob()).slice(-36);
 
-// First-party storage for the ids. Where it is refused (it throws, or is null in some
-// privacy modes), they last as long as the page.
+// First-party storage for the ids and the unsent events. Where it is refused (it throws, or
+// is null in some privacy modes), they last as long as the page.
 let store: Record<string, string> = {};
+// Events not yet answered by the collector, oldest first, at most 100; those in flight stay
+// too (until a 202, or a refusal that sending again cannot mend). They start with what a page
+// before this one left (contract §19); missing or unreadable, the parse throws: none.
+let queue: object[] = [];
 try {
   store = localStorage || store;
+  queue = JSON.parse(store.ff_q as string);
 } catch {}
 
 function start(stub: Footfall | undefined) {
@@ -63,11 +72,13 @@ function start(stub: Footfall | undefined) {
   // A browser sending Global Privacy Control, where the workspace honours it, is never tracked.
   const optedOut =
     settings.gpc && (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl;
-  let consent = !optedOut && !doc.querySelector('script[data-wait-for-consent]');
+  let consent = !optedOut && !doc.querySelector('[data-wait-for-consent]');
   // Hash-routed sites opt in on the snippet's tag: each `#/route` is then a page of its own.
-  const hashRouting = !!doc.querySelector('script[data-hash-routing]');
-  let queue: object[] = [];
-  // The collect requests in flight: Spotter asks once they are stored.
+  const hashRouting = doc.querySelector('[data-hash-routing]') as unknown as boolean;
+  // A request is being answered (1), or the wait after a failure is on (its timer).
+  let busy: unknown = 0;
+  let failures = 0;
+  // The requests until the queue is stored: Spotter asks after them.
   let sent: Promise<unknown> = Promise.resolve();
   let spotted: Promise<unknown> | undefined;
   // The page being shown, as recorded, and since when.
@@ -81,32 +92,63 @@ function start(stub: Footfall | undefined) {
   const startedForms = new Map<HTMLFormElement, number>();
 
   // Visitor id kept for good; session id rotated after 30 idle minutes.
-  const ids = (): [string, string] => {
+  const ids = () => {
     store.ff_v ||= uuid();
-    const [session, last] = (store.ff_s || '').split('.');
-    const current = session && now() - +(last as string) < IDLE_MS ? session : uuid();
+    // `{uuid}.{time}`; missing, its time reads as 0, long ago.
+    const session = store.ff_s || '';
+    const current =
+      now() - (session.slice(37) as unknown as number) < IDLE_MS ? session.slice(0, 36) : uuid();
     store.ff_s = `${current}.${now()}`;
-    return [store.ff_v, current];
+    return { anonymous_id: store.ff_v, session_uuid: current };
   };
 
-  // At most 50 events a request (the collector takes 100).
-  const send = (beacon?: boolean) => {
-    if (consent && queue.length) {
-      const [visitor, session] = ids();
+  // Stored as it changes (with consent only; a full storage must not stop the tracker): what
+  // is not answered yet is what the next page load sends.
+  const keep = safe(() => {
+    if (consent) store.ff_q = JSON.stringify(queue);
+  });
+
+  // One request at a time, of at most 50 events (the collector takes 100); what comes while
+  // it is answered goes with the next.
+  const send = (beacon?: boolean): unknown => {
+    const events = queue.slice(0, 50);
+    if (consent && events[0] && (beacon || !busy)) {
       const body = JSON.stringify({
         tracking_script_id: settings.id,
-        anonymous_id: visitor,
-        session_uuid: session,
-        events: queue.splice(0, 50),
+        ...ids(),
+        events,
       });
-      if (!(beacon && navigator.sendBeacon(endpoint, body))) {
-        // Spotter waits for every request so far.
-        sent = Promise.all([
-          sent,
-          fetch(endpoint, { method: 'POST', body, keepalive: true }).catch(() => {}),
-        ]);
+      // A beacon (the page is going) cannot say how it fared: its events leave this page's
+      // queue but stay stored (until the queue is stored again: the page lived on), for the
+      // next page load to send again, which their ids make harmless. Past 50, they wait.
+      if (beacon && navigator.sendBeacon(endpoint, body)) queue.splice(0, 50);
+      else {
+        busy = 1;
+        // Spotter waits for this, and so for every event queued until now.
+        sent = fetch(endpoint, { method: 'POST', body, keepalive: true })
+          .then((response) => {
+            // 429 and up, rate limited (429) or overloaded (503, any 5xx): later. Any other
+            // answer is final, a refusal (400, 404, 410, 413) too.
+            if (response.status > 428) throw response.headers.get('retry-after');
+            busy = failures = 0;
+            queue = queue.filter((event) => !events.includes(event));
+            keep();
+            return send();
+          })
+          .catch((retryAfter) => {
+            // Retry-After when the collector gives one (and lets it be read), else 1 s doubling
+            // up to 30 s; then up to as long again at random, so visitors turned away together
+            // come back apart.
+            busy = setTimeout(
+              safe(() => {
+                busy = 0;
+                send();
+              }),
+              (+retryAfter || Math.min(30, 2 ** failures++)) * (1 + Math.random()) * 1e3,
+            );
+          });
+        return sent;
       }
-      send(beacon);
     }
   };
 
@@ -122,9 +164,11 @@ function start(stub: Footfall | undefined) {
     url = redactUrl(location.href, hashRouting),
     ts = now(),
   ) => {
-    // The first event queued sends the batch 300 ms later. A timer still pending after an
-    // early send finds nothing left, or what came since.
-    if (queue.push({ type, ts, url, ...fields }) === 1) setTimeout(safe(send), 300);
+    // Sent once the task that queued it is over, with the events it queued after; or with
+    // the next request, or the next retry. Past 100, the oldest goes.
+    if (queue.push({ id: uuid(), type, ts, url, ...fields }) > 100) queue.shift();
+    keep();
+    setTimeout(safe(send));
   };
 
   const formEvent = (type: string, form: HTMLFormElement, url?: string) => {
@@ -137,12 +181,10 @@ function start(stub: Footfall | undefined) {
       const value: string = element.value || '';
       if (
         name &&
-        !SKIPPED_INPUTS.test(type) &&
-        !(/^(checkbox|radio)$/.test(type) && !element.checked) &&
+        !SKIPPED_INPUTS.test(type + element.checked) &&
         !sensitiveName(`${name} ${element.id}`) &&
         !SENSITIVE_AUTOCOMPLETE.test(element.getAttribute('autocomplete') || '') &&
-        !hasCardNumber(value) &&
-        fields.length < MAX_FIELDS
+        !hasCardNumber(value)
       ) {
         fields.push({ name, value: cut(value, MAX_VALUE_LENGTH) });
       }
@@ -153,7 +195,7 @@ function start(stub: Footfall | undefined) {
         // Read as attributes: a field named `id` or `name` shadows the form's own properties.
         form_id: form.getAttribute('id') || '',
         form_name: form.getAttribute('name') || '',
-        time_spent: Math.round((now() - (startedForms.get(form) || now())) / 1000),
+        time_spent: (now() - (startedForms.get(form) || now())) / 1e3,
         fields,
       },
       url,
@@ -168,7 +210,7 @@ function start(stub: Footfall | undefined) {
       if (forms && since <= at) formEvent('form_abandon', form, pageUrl);
     }
     if (pageUrl && !hidden) {
-      push('page_leave', { time_on_page: Math.round((at - pageStart) / 1000) }, pageUrl, at);
+      push('page_leave', { time_on_page: (at - pageStart) / 1e3 }, pageUrl, at);
     }
   };
 
@@ -193,23 +235,25 @@ function start(stub: Footfall | undefined) {
     }
   };
 
+  // Only strings, numbers and booleans are kept: the collector refuses other properties, and a
+  // queued event that cannot be sent as JSON (a cycle, a BigInt) would hold up the rest.
+  const scalars = (object: unknown) => {
+    const kept: Record<string, unknown> = {};
+    for (const key in object as object) {
+      const value = (object as Record<string, unknown>)[key];
+      // string, symbol (left out by JSON), number, boolean; not bigint
+      if (/^(s|n|bo)/.test(typeof value)) kept[key] = value;
+    }
+    return kept;
+  };
+
   const commands: Record<string, (a?: unknown, b?: unknown) => unknown> = {
     track(name, props) {
-      const properties: Record<string, unknown> = {};
-      for (const key in props as object) {
-        const value = (props as Record<string, unknown>)[key];
-        if (/^(string|number|boolean)$/.test(typeof value)) properties[key] = value;
-      }
-      push('custom', { name: String(name), properties });
+      push('custom', { name: `${name}`, properties: scalars(props) });
     },
     identify(email, traits) {
-      push('identify', { email: String(email), traits: traits || {} });
+      push('identify', { email: `${email}`, traits: scalars(traits) });
       flush();
-    },
-    // The current address, recorded now unless it is the page already recorded.
-    page() {
-      changed();
-      settle();
     },
     // The visitor's organisation, asked once per page, once what is pending is stored, and
     // only with consent; null otherwise.
@@ -218,7 +262,7 @@ function start(stub: Footfall | undefined) {
       const answer = sent
         .then(() => {
           if (!consent) return null;
-          spotted ??= fetch(new URL(`${settings.spotter}?visitor=${ids()[0]}`, here))
+          spotted ??= fetch(new URL(`${settings.spotter}?visitor=${ids().anonymous_id}`, here))
             .then((response) => response.json())
             .then((body) => body.data.organisation);
           return spotted;
@@ -235,6 +279,7 @@ function start(stub: Footfall | undefined) {
         queue = [];
         delete store.ff_v;
         delete store.ff_s;
+        delete store.ff_q;
       }
     },
   };
@@ -276,36 +321,37 @@ function start(stub: Footfall | undefined) {
     if (link && (download ? settings.downloads : settings.clicks && link.host !== location.host)) {
       push(download ? 'download' : 'click', {
         href: redactUrl(link.href, hashRouting),
-        text: cut(link.innerText.trim(), 200),
+        // Cut by the collector (1,000 characters), as it cuts titles.
+        text: link.innerText,
       });
       flush();
     }
   });
   // Hidden may be for good (the tab closed, the page left or cached): send what is pending.
+  // Mostly the page lives on (another tab), so a fetch, whose answer it can read; keepalive
+  // carries it through an unload. Shown again, a page back from the back-forward cache (left
+  // below) is a view of its own; from another tab, the same view.
   listen('visibilitychange', () => {
     if (doc.hidden) {
       settle();
       leave();
       hidden = true;
-      send(true);
-    } else hidden = false;
+      send();
+    } else {
+      hidden = false;
+      changed();
+    }
   });
   // pagehide, never unload, which would keep the page out of the back-forward cache. A page
-  // left also abandons its unsent forms.
+  // left also abandons its unsent forms. By beacon, however long the collector asked to wait:
+  // it is the last chance of a visitor whose storage is refused.
   listen('pagehide', () => {
     settle();
     leave(true);
     hidden = true;
     send(true);
-  });
-  // Back or Forward restored the page from that cache: it is shown again, a view of its own.
-  listen('pageshow', (event) => {
-    if ((event as PageTransitionEvent).persisted) {
-      pageUrl = '';
-      hidden = false;
-      changed();
-      settle();
-    }
+    // Shown again, from the back-forward cache, it is a view of its own.
+    pageUrl = '';
   });
 
   changed();

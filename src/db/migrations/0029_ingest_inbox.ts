@@ -1,0 +1,68 @@
+import { type Kysely, sql } from 'kysely';
+
+/**
+ * The collector's inbox (contract §19): a collect request is acknowledged once its kept
+ * events are appended here; workers process them into sessions and organisations.
+ *
+ * - ingest_inbox: one row per acknowledged request, its record (ingest/record.ts) as JSON.
+ *   `shard` spreads visitors over INGEST_SHARDS lanes; one worker at a time holds a lane
+ *   (an advisory lock for the length of its transaction), so a visitor's requests are
+ *   processed in order and a killed worker's lane is free again at once.
+ * - ingest_quarantine: what processing could not handle, with its reason, until
+ *   `footfall ingest replay` sends it back to the inbox.
+ * - ingest_event_ids: the tracker's event ids already stored, once per workspace, so a
+ *   request sent again stores nothing twice; kept 30 days (ingest/drain.ts).
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    CREATE TABLE ingest_inbox (
+      workspace_id uuid NOT NULL,
+      id bigserial NOT NULL,
+      shard smallint NOT NULL,
+      events integer NOT NULL,
+      received_at timestamptz NOT NULL DEFAULT now(),
+      record json NOT NULL,
+      PRIMARY KEY (workspace_id, id)
+    );
+    CREATE INDEX ingest_inbox_shard_idx ON ingest_inbox (shard, id);
+    CREATE INDEX ingest_inbox_received_idx ON ingest_inbox (received_at);
+
+    CREATE TABLE ingest_quarantine (
+      workspace_id uuid NOT NULL,
+      id bigint NOT NULL,
+      shard smallint NOT NULL,
+      events integer NOT NULL,
+      received_at timestamptz NOT NULL,
+      record json NOT NULL,
+      reason text NOT NULL,
+      detail text NOT NULL DEFAULT '',
+      quarantined_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (workspace_id, id)
+    );
+
+    CREATE TABLE ingest_event_ids (
+      workspace_id uuid NOT NULL,
+      event_id uuid NOT NULL,
+      seen_on date NOT NULL DEFAULT current_date,
+      PRIMARY KEY (workspace_id, event_id)
+    );
+    CREATE INDEX ingest_event_ids_seen_idx ON ingest_event_ids (seen_on);
+
+    -- The first lane from 'start' on (round the ring) that holds rows and that no other
+    -- transaction holds; null when there is none. The lock lasts until this transaction ends.
+    CREATE FUNCTION claim_ingest_shard(start integer, shards integer) RETURNS integer
+    LANGUAGE plpgsql AS $$
+    DECLARE
+      lane integer;
+    BEGIN
+      FOR step IN 0 .. shards - 1 LOOP
+        lane := (start + step) % shards;
+        IF EXISTS (SELECT 1 FROM ingest_inbox WHERE shard = lane)
+           AND pg_try_advisory_xact_lock(1229866837, lane) THEN
+          RETURN lane;
+        END IF;
+      END LOOP;
+      RETURN NULL;
+    END $$;
+  `.execute(db);
+}

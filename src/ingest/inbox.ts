@@ -1,0 +1,173 @@
+import { type Kysely, sql } from 'kysely';
+import { Gauge, type Registry } from 'prom-client';
+import { isTransient, writeFailure } from '../db/failures.js';
+import { GroupCommit } from '../db/group-commit.js';
+import { PREPARED } from '../db/prepared.js';
+import type { Database } from '../db/schema.js';
+import type { IngestMetrics } from './metrics.js';
+import type { IngestRecord } from './record.js';
+import type { IngestSink } from './sink.js';
+import { type WriteRequest, withoutGoneScripts } from './writer.js';
+
+/**
+ * Lanes of the inbox: a visitor's requests all go to one lane, and one worker at a time
+ * holds a lane, so they are processed in order. More lanes than workers will ever run.
+ */
+export const INGEST_SHARDS = 32;
+
+/** The lane of a visitor (FNV-1a of its id): the same in every process. */
+export function shardOf(visitorId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < visitorId.length; i++) {
+    hash ^= visitorId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % INGEST_SHARDS;
+}
+
+/**
+ * The sink of contract §19: a group of requests is appended to the inbox in one statement,
+ * which also share-locks their tracking scripts and fails for one unlinked or deleted since
+ * the collector's cached lookup (that request is refused, 410 or 404, and the rest appended
+ * again). `add` resolves once the statement committed: the acknowledgement waits for that
+ * and nothing else. Workers (drain.ts) do the rest.
+ */
+export function inboxSink(
+  db: Kysely<Database>,
+  metrics: IngestMetrics,
+  appended: () => void = () => {},
+): IngestSink {
+  const append = async (requests: WriteRequest[]) => {
+    const scripts = [...new Set(requests.map((r) => r.context.script.id))].sort();
+    const rows = requests.filter((r) => r.context.events.length > 0);
+    if (rows.length === 0) {
+      await sql`${PREPARED}SELECT lock_tracking_scripts(${scripts}::text[])`.execute(db);
+      return;
+    }
+    // One statement, so one round trip: the scripts' check, then the rows (a request whose
+    // events were all dropped is only checked). The check is materialised (it is volatile),
+    // so it runs once, before any row is written.
+    await sql`${PREPARED}
+      WITH checked AS (SELECT lock_tracking_scripts(${scripts}::text[]))
+      INSERT INTO ingest_inbox (workspace_id, shard, events, record)
+      SELECT r.workspace_id, r.shard, r.events, r.record::json
+      FROM checked, unnest(
+        ${rows.map((r) => r.context.script.workspaceId)}::uuid[],
+        ${rows.map((r) => shardOf(r.context.visitorId))}::smallint[],
+        ${rows.map((r) => r.context.events.length)}::integer[],
+        ${rows.map((r) => JSON.stringify(r.context))}::text[]
+      ) AS r(workspace_id, shard, events, record)`.execute(db);
+  };
+  const writer = new GroupCommit<WriteRequest>((requests) => withoutGoneScripts(requests, append), {
+    maxItems: 1000, // requests, each with up to 100 events
+    concurrency: 4,
+    retry: { when: (error) => isTransient(writeFailure(error)), attempts: 5, delayMs: 10 },
+    onWrite: (count, ms) => {
+      metrics.groupSize.observe(count);
+      metrics.groupSeconds.observe(ms / 1000);
+    },
+    onRetry: (error) => metrics.retries.inc({ reason: writeFailure(error) }),
+  });
+  return {
+    async add(records: IngestRecord[]) {
+      const requests: WriteRequest[] = records.map((context) => ({ context }));
+      await writer.add(requests);
+      appended();
+      return requests.map(({ context, refused }) =>
+        refused ? { refused } : { stored: context.events.length },
+      );
+    },
+    flush: () => writer.flush(),
+  };
+}
+
+/** What waits in the inbox: events, requests, and the age of the oldest (seconds). */
+export interface Backlog {
+  events: number;
+  requests: number;
+  lagSeconds: number;
+}
+
+export async function readBacklog(db: Kysely<Database>): Promise<Backlog> {
+  const { rows } = await sql<{ events: number; requests: number; lag: number | null }>`
+    SELECT coalesce(sum(events), 0)::int8 AS events, count(*)::int8 AS requests,
+      extract(epoch FROM now() - min(received_at))::float8 AS lag
+    FROM ingest_inbox`.execute(db);
+  const row = rows[0];
+  return {
+    events: Number(row?.events ?? 0),
+    requests: Number(row?.requests ?? 0),
+    lagSeconds: Math.max(0, row?.lag ?? 0),
+  };
+}
+
+/**
+ * The backlog as the collector sees it, read at most once a second (a sum over the inbox):
+ * above `max` events, or with the database out of reach, collect answers 503 (contract §19).
+ */
+export class BacklogGauge {
+  private last: Backlog = { events: 0, requests: 0, lagSeconds: 0 };
+  private readAt = 0;
+  private reading: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly max: number,
+  ) {}
+
+  /** Whether the backlog is over the limit, from a reading at most a second old. */
+  full(): boolean {
+    if (Date.now() - this.readAt > 1000) void this.refresh();
+    return this.last.events > this.max;
+  }
+
+  /** A reading of now, taken after every append acknowledged so far (for /metrics). */
+  async current(): Promise<Backlog> {
+    this.last = await readBacklog(this.db);
+    this.readAt = Date.now();
+    return this.last;
+  }
+
+  /** A reading; one already under way is fresh enough and is shared. */
+  private refresh(): Promise<void> {
+    if (this.reading) return this.reading;
+    this.readAt = Date.now();
+    const reading = readBacklog(this.db)
+      .then((backlog) => {
+        this.last = backlog;
+      })
+      .catch(() => {
+        // The database is out of reach: the append fails and says so on its own.
+      })
+      .finally(() => {
+        if (this.reading === reading) this.reading = null;
+      });
+    this.reading = reading;
+    return reading;
+  }
+}
+
+/** footfall_ingest_backlog_events and footfall_ingest_lag_seconds, read when scraped. */
+export function backlogMetrics(registry: Registry, backlog: BacklogGauge): void {
+  new Gauge({
+    name: 'footfall_ingest_backlog_events',
+    help: 'Acknowledged events waiting in the inbox to be processed',
+    registers: [registry],
+    async collect() {
+      this.set((await backlog.current()).events);
+    },
+  });
+  new Gauge({
+    name: 'footfall_ingest_lag_seconds',
+    help: 'Age of the oldest acknowledged request not yet processed (0: none waiting)',
+    registers: [registry],
+    async collect() {
+      this.set((await backlog.current()).lagSeconds);
+    },
+  });
+}
+
+/** Event ids seen more than `days` ago are forgotten (a tracker sends again within hours). */
+export async function pruneEventIds(db: Kysely<Database>, days: number): Promise<void> {
+  await sql`DELETE FROM ingest_event_ids WHERE seen_on < current_date - ${days}::int`.execute(db);
+}
