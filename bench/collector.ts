@@ -8,6 +8,8 @@
 //     with online lookups on and a DNS server and registry that never answer: every visit
 //     goes to the background lookup queue, which must not slow the answer.
 // BENCH_LOADS picks loads by name; bench/collector-ab.ts compares two versions.
+// BENCH_WORKERS=N runs the collector (role `collector`) and N worker processes apart; after
+// each run it waits until the inbox is empty and reports the CPU per fully processed request.
 
 import type autocannon from 'autocannon';
 import { CONNECTIONS, chosenLoads, drive, startBenchServer } from './lib/collector-loads.js';

@@ -1,5 +1,9 @@
 // The server half of the collector benchmark: the real app over a fresh database, plus a
 // bare endpoint that answers 204 to the same requests, in the same process.
+// BENCH_WORKERS=N (N > 0): this process is a collector (role `collector`) and starts N worker
+// processes (bench/worker.ts, role `worker`) as its children, so that their CPU counts as
+// this process tree's; without it, one process of role `all` does both.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { buildApp } from '../src/app.js';
 import { createUser } from '../src/auth/users.js';
@@ -14,10 +18,13 @@ import { saveSegment } from '../src/segments/store.js';
 import { createWorkspace } from '../src/workspaces/store.js';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL as string;
+const workers = Number(process.env.BENCH_WORKERS ?? 0);
+const tokenSecret = randomBytes(32).toString('hex');
 const config = loadConfig({
   ...process.env,
   DATABASE_URL: databaseUrl,
-  TOKEN_SECRET: randomBytes(32).toString('hex'),
+  ROLE: workers > 0 ? 'collector' : 'all',
+  TOKEN_SECRET: tokenSecret,
   COLLECT_RATE_LIMIT_PER_IP: '100000000',
   COLLECT_RATE_LIMIT_PER_SCRIPT: '100000000',
 });
@@ -70,6 +77,21 @@ await app.register(async (scope) => {
   );
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
+const children: ChildProcess[] = await Promise.all(
+  Array.from({ length: workers }, async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/worker.ts'], {
+      env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, TOKEN_SECRET: tokenSecret },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    // Ready once it prints its line.
+    await new Promise<void>((resolve, reject) => {
+      child.stdout?.once('data', () => resolve());
+      child.once('exit', (code) => reject(new Error(`a bench worker exited (${code})`)));
+    });
+    child.stdout?.resume();
+    return child;
+  }),
+);
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
 process.stdout.write(
@@ -82,6 +104,15 @@ process.stdout.write(
   })}\n`,
 );
 process.on('SIGTERM', async () => {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => {
+          child.once('exit', resolve);
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
   await app.close();
   await database.close();
   process.exit(0);

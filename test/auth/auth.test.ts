@@ -52,9 +52,10 @@ describe('bearer tokens', () => {
   });
 
   it('answers 401 for an expired token', async () => {
-    const issued = await t.deps.tokens.issue(operator.id, 'short', new Date(Date.now() + 1000));
+    // Expiry is kept in whole seconds: a token made to last 1 s may last a moment only.
+    const issued = await t.deps.tokens.issue(operator.id, 'short', new Date(Date.now() + 3000));
     expect((await client(t.url, issued.token)('GET', '/v1/workspaces')).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await new Promise((resolve) => setTimeout(resolve, 3100));
     expect401(await client(t.url, issued.token)('GET', '/v1/workspaces'), /invalid_token/);
   });
 

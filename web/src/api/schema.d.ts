@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Record a visit's events (the tracking script sends them; no token)
-         * @description The tracking script posts here as text/plain (no CORS preflight) or JSON, from any origin. 202 only once the events are committed. One bad value refuses the whole batch (400); at most 100 events and 64 KB (413). Unknown script 404, unlinked 410; 503 with Retry-After when the events could not be stored: send them again.
+         * @description The tracking script posts here as text/plain (no CORS preflight) or JSON, from any origin. 202 once the events are durably stored; sessions and organisations follow within seconds. Each event may carry an `id` (UUID): an event id is stored once per workspace, so a request sent again stores nothing twice. One bad value refuses the whole batch (400); at most 100 events and 64 KB (413). Unknown script 404, unlinked 410; 503 with Retry-After when the events could not be stored or too many wait to be processed: send them again.
          */
         post: {
             parameters: {
@@ -27,6 +27,7 @@ export interface paths {
                         anonymous_id: string;
                         session_uuid: string;
                         events: {
+                            id?: string;
                             type: "pageview" | "page_leave" | "form_submit" | "form_abandon" | "click" | "download" | "custom" | "identify";
                             ts: string | number;
                             url: string;
