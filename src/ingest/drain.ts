@@ -45,8 +45,9 @@ type Outcome = { handled: number } | { unavailable: unknown };
  * rolls back, and its lane lock goes with its connection).
  *
  * A batch that fails for its data is split to find the request at fault, which is put in the
- * quarantine with its reason (footfall_ingest_quarantined_total); a request whose tracking
- * script was deleted or unlinked since it was acknowledged is discarded and counted.
+ * quarantine with its reason (footfall_ingest_quarantined_total); a request whose workspace
+ * was deleted since it was acknowledged is discarded and counted. An unlinked script's
+ * requests are stored: they were acknowledged before the unlink.
  */
 export class InboxWorker {
   private next = 0;
@@ -227,27 +228,34 @@ export class InboxWorker {
     return written;
   }
 
-  /** Requests of deleted or unlinked scripts: removed and counted, the rest goes on. */
+  /**
+   * Requests of deleted workspaces' scripts: removed and counted, the rest goes on. Counted
+   * by what this DELETE removed: another worker may have met the same rows and removed them.
+   */
   private async discard(rows: InboxRow[], gone: Map<string, string>): Promise<void> {
     const dropped = rows.filter((row) => {
       const record = asRecord(row.record);
       return record !== null && gone.has(record.script.id);
     });
     if (dropped.length === 0) return;
-    await this.deps.db
+    const removed = await this.deps.db
       .deleteFrom('ingest_inbox')
       .where(
         'id',
         'in',
         dropped.map((row) => row.id),
       )
+      .returning('id')
       .execute();
+    const ids = new Set(removed.map((row) => row.id));
     for (const [script, reason] of gone) {
-      const requests = dropped.filter((row) => asRecord(row.record)?.script.id === script).length;
+      const requests = dropped.filter(
+        (row) => ids.has(row.id) && asRecord(row.record)?.script.id === script,
+      ).length;
       if (requests > 0) {
         this.deps.metrics.discarded.inc({ reason: `script_${reason}` }, requests);
         this.deps.log(
-          `ingest: ${requests} acknowledged requests of tracking script ${script} discarded: it was ${reason === 'revoked' ? 'unlinked' : 'deleted'} before they were processed`,
+          `ingest: ${requests} acknowledged requests of tracking script ${script} discarded: its workspace was deleted before they were processed`,
         );
       }
     }
@@ -268,7 +276,8 @@ export class InboxWorker {
     reason: string,
     detail: string,
   ): Promise<void> {
-    await sql`
+    // Counted and logged only when this moved the row: two workers may meet the same one.
+    const { rows: moved } = await sql`
       WITH moved AS (
         DELETE FROM ingest_inbox WHERE shard = ${lane} AND id = ${row.id}
         RETURNING workspace_id, id, shard, events, received_at, record
@@ -277,7 +286,9 @@ export class InboxWorker {
       SELECT workspace_id, id, shard, events, received_at, record, ${reason}, ${detail} FROM moved
       ON CONFLICT (workspace_id, id) DO UPDATE
         SET reason = excluded.reason, detail = excluded.detail, record = excluded.record,
-          quarantined_at = now()`.execute(connection);
+          quarantined_at = now()
+      RETURNING id`.execute(connection);
+    if (moved.length === 0) return;
     this.deps.metrics.quarantined.inc({ reason });
     this.deps.log(
       `ingest: request ${row.id} of workspace ${row.workspace_id} quarantined (${reason}, ${detail}); footfall ingest replay sends it again`,

@@ -27,12 +27,14 @@ export type ScriptGone = 'revoked' | 'deleted';
 const SCRIPTS_GONE = 'FF410';
 
 /**
- * SQL for Transaction.lockFirst: share-locks the scripts (an unlink or a delete then waits
- * for the write) and raises SCRIPTS_GONE if one is no longer active (migration 0020).
+ * SQL for Transaction.lockFirst, in a worker's batch: share-locks the scripts (a workspace's
+ * deletion then waits for the batch) and raises SCRIPTS_GONE for the scripts of deleted
+ * workspaces. An unlinked script is not refused here: its requests in the inbox were
+ * acknowledged before the unlink (the append locked the script too), so they are stored.
  */
 export function lockScripts(ids: string[]): string {
   const list = [...new Set(ids)].map((id) => pg.escapeLiteral(id)).join(', ');
-  return `SELECT lock_tracking_scripts(ARRAY[${list}]::text[])`;
+  return `SELECT lock_tracking_scripts(ARRAY[${list}]::text[], keep_unlinked => true)`;
 }
 
 /** The scripts lockScripts found gone, when that is what `error` is; null otherwise. */
@@ -45,7 +47,7 @@ export function goneScripts(error: unknown): Map<string, ScriptGone> | null {
 /**
  * Tracking script id → its workspace, flags and filters, cached briefly: the collector asks
  * on every request, and a flag change may take up to TTL_MS to reach it. An unlink or a
- * delete is seen at once all the same: the writer locks and checks each script (lockScripts).
+ * delete is seen at once all the same: the inbox's append locks and checks each script.
  */
 export class ScriptDirectory {
   static readonly TTL_MS = 2_000;

@@ -282,7 +282,7 @@ describe('back-pressure', () => {
         return answer.status === 503;
       }, 10_000);
       expect(answer?.headers.get('retry-after')).toBe('5');
-      expect(answer?.body).toMatchObject({ error: expect.stringMatching(/waiting/) });
+      expect(answer?.body).toEqual({ success: false, message: expect.stringMatching(/waiting/) });
       const metrics = await (await fetch(`${collecting.base}/metrics`)).text();
       expect(Number(/^footfall_ingest_backlog_events (\d+)/m.exec(metrics)?.[1])).toBeGreaterThan(
         20,

@@ -12,6 +12,9 @@ import { type Kysely, sql } from 'kysely';
  *   `footfall ingest replay` sends it back to the inbox.
  * - ingest_event_ids: the tracker's event ids already stored, once per workspace, so a
  *   request sent again stores nothing twice; kept 30 days (ingest/drain.ts).
+ * - lock_tracking_scripts gains `keep_unlinked`: a worker stores what was acknowledged
+ *   before an unlink (the append share-locked the script, so the unlink came after), and
+ *   refuses only the scripts of deleted workspaces.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -63,6 +66,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         END IF;
       END LOOP;
       RETURN NULL;
+    END $$;
+
+    DROP FUNCTION lock_tracking_scripts(text[]);
+    CREATE FUNCTION lock_tracking_scripts(ids text[], keep_unlinked boolean DEFAULT false)
+    RETURNS void LANGUAGE plpgsql AS $$
+    DECLARE
+      gone jsonb;
+    BEGIN
+      PERFORM 1 FROM tracking_scripts WHERE id = ANY(ids) ORDER BY id FOR SHARE;
+      SELECT jsonb_object_agg(k.id, CASE WHEN t.id IS NULL THEN 'deleted' ELSE 'revoked' END)
+      INTO gone
+      FROM unnest(ids) AS k(id) LEFT JOIN tracking_scripts t ON t.id = k.id
+      WHERE t.id IS NULL OR (t.revoked_at IS NOT NULL AND NOT keep_unlinked);
+      IF gone IS NOT NULL THEN
+        RAISE EXCEPTION 'tracking scripts no longer active' USING ERRCODE = 'FF410', DETAIL = gone::text;
+      END IF;
     END $$;
   `.execute(db);
 }
