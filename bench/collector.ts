@@ -72,7 +72,7 @@ for (const load of loads) {
       (await server.count('organisations', workspace)) - before.organisations
     }`,
   );
-  const perRequest = (at: 'server' | 'database', until = cpu) => {
+  const perRequest = (at: 'server' | 'collector' | 'database', until = cpu) => {
     const [from, to] = [before.cpu[at], until[at]];
     return from === null || to === null
       ? 'not measured'
@@ -82,7 +82,7 @@ for (const load of loads) {
     `backlog after the run drained in ${drainSeconds.toFixed(1)} s: processed ${(collect['2xx'] / (DURATION_S + drainSeconds)).toFixed(0)} requests/s over the run and the drain`,
   );
   console.log(
-    `CPU per request until acknowledged: server ${perRequest('server', acknowledgedCpu)}, database ${perRequest('database', acknowledgedCpu)}`,
+    `CPU per request until acknowledged: server ${perRequest('server', acknowledgedCpu)} (its own process ${perRequest('collector', acknowledgedCpu)}), database ${perRequest('database', acknowledgedCpu)}`,
   );
   console.log(
     `CPU per fully processed request: server ${perRequest('server')}, database ${perRequest('database')}`,

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { treeCpuSeconds } from './cpu.js';
+import { ownCpuSeconds, treeCpuSeconds } from './cpu.js';
 import { benchDatabase } from './database.js';
 
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -148,8 +148,11 @@ export interface BenchServer {
   count(table: string, workspace: string): Promise<number>;
   /** The server's metrics, as name{labels} → value. */
   metrics(): Promise<Map<string, number>>;
-  /** CPU seconds so far of the server and of its (embedded) database, null where unknown. */
-  cpu(): { server: number | null; database: number | null };
+  /**
+   * CPU seconds so far of the server (with its worker processes), of its process alone, and
+   * of its (embedded) database; null where unknown.
+   */
+  cpu(): { server: number | null; collector: number | null; database: number | null };
   stop(): Promise<void>;
 }
 
@@ -228,6 +231,7 @@ export async function startBenchServer(
       ),
     cpu: () => ({
       server: server.pid ? treeCpuSeconds(server.pid) : null,
+      collector: server.pid ? ownCpuSeconds(server.pid) : null,
       database: db.pid ? treeCpuSeconds(db.pid) : null,
     }),
     stop: async () => {

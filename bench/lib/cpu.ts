@@ -46,3 +46,9 @@ export function treeCpuSeconds(root: number): number | null {
   }
   return ticks / TICKS_PER_SECOND;
 }
+
+/** CPU seconds used so far by the process itself, without its children (a collector's own). */
+export function ownCpuSeconds(pid: number): number | null {
+  const fields = statFields(pid);
+  return fields ? (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND : null;
+}

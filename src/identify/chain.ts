@@ -49,11 +49,13 @@ export interface ChainDeps<Online extends OnlineParts> {
  * The resolver chain of contract §16, first match wins: the identity layer, the operator's
  * IP ranges, the network owner, then the online signals when given. Built once per server
  * and shared by the collector and Spotter, so both name a visitor the same way. Answers
- * the online parts too, as `online` made them (null without).
+ * the online parts too, as `online` made them (null without). `collecting` is the same
+ * chain for the collector's answer path: the identity layer asks only what the process
+ * remembers, and the worker asks the database for a batch at once (ingest/writer.ts).
  */
 export function resolverChain<Online extends OnlineParts>(
   deps: ChainDeps<Online>,
-): { resolvers: Resolver[]; online: Online | null } {
+): { resolvers: Resolver[]; collecting: Resolver[]; online: Online | null } {
   const { config, geo } = deps;
   const overrides = new NetworkOverrides(overridesFile(config.dataDir));
   const paths = config.asnDb ?? defaultAsnDatabases();
@@ -77,10 +79,11 @@ export function resolverChain<Online extends OnlineParts>(
     }),
     ...(online?.resolvers ?? []),
   );
-  const resolvers = [
-    identityResolver(deps.identities),
-    ipRangeResolver(new IpRanges(deps.db), new IpRangeFiles(rangeFilesDir(config.dataDir))),
-    ...network,
-  ];
-  return { resolvers, online };
+  const ranges = ipRangeResolver(
+    new IpRanges(deps.db),
+    new IpRangeFiles(rangeFilesDir(config.dataDir)),
+  );
+  const resolvers = [identityResolver(deps.identities), ranges, ...network];
+  const collecting = [identityResolver(deps.identities, { memoryOnly: true }), ranges, ...network];
+  return { resolvers, collecting, online };
 }

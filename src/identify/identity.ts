@@ -86,7 +86,8 @@ const KNOWN_TTL_MS = 5 * 60_000;
 
 /**
  * Visitors the identity layer has named, remembered per process for five minutes (misses
- * for one).
+ * for one). The collector asks only this memory (`cached`), never the database on its
+ * answer path; a worker asks for a whole batch in one query (`knownMany`).
  */
 export class Identities {
   private readonly cache = new LRUCache<string, OrganisationHint | typeof MISSING>({
@@ -96,26 +97,59 @@ export class Identities {
 
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** What this process remembers of the visitor: a hint, null (known to be unnamed), or undefined. */
+  cached(workspaceId: string, visitorId: string): OrganisationHint | null | undefined {
+    const cached = this.cache.get(`${workspaceId} ${visitorId}`);
+    return cached === MISSING ? null : cached;
+  }
+
   async known(workspaceId: string, visitorId: string): Promise<OrganisationHint | null> {
-    const key = `${workspaceId} ${visitorId}`;
-    const cached = this.cache.get(key);
-    if (cached !== undefined) return cached === MISSING ? null : cached;
-    // Asked for most requests of a new visitor: prepared (db/prepared.ts).
-    const [row] = await preparedRows(
-      this.db,
-      this.db
-        .selectFrom('visitors as v')
-        .innerJoin('organisations as o', (join) =>
-          join
-            .onRef('o.workspace_id', '=', 'v.workspace_id')
-            .onRef('o.id', '=', 'v.organisation_id'),
-        )
-        .select(['o.domain', 'o.name'])
-        .where('v.workspace_id', '=', workspaceId)
-        .where('v.id', '=', visitorId),
+    return (
+      (await this.knownMany([{ workspaceId, visitorId }])).get(`${workspaceId} ${visitorId}`) ??
+      null
     );
-    this.cache.set(key, row ?? MISSING, row ? { ttl: KNOWN_TTL_MS } : {});
-    return row ?? null;
+  }
+
+  /**
+   * The organisations the identity layer named for these visitors, by `workspace visitor`
+   * key (absent: none): the remembered ones, then the rest in one query.
+   */
+  async knownMany(
+    visitors: { workspaceId: string; visitorId: string }[],
+    db: Kysely<Database> = this.db,
+  ): Promise<Map<string, OrganisationHint>> {
+    const found = new Map<string, OrganisationHint>();
+    const asked = new Map<string, { workspaceId: string; visitorId: string }>();
+    for (const visitor of visitors) {
+      const key = `${visitor.workspaceId} ${visitor.visitorId}`;
+      const cached = this.cache.get(key);
+      if (cached === undefined) asked.set(key, visitor);
+      else if (cached !== MISSING) found.set(key, cached);
+    }
+    if (asked.size === 0) return found;
+    const list = [...asked.values()];
+    // Asked by every batch of the workers: prepared (db/prepared.ts).
+    const { rows } = await sql<{
+      workspace_id: string;
+      id: string;
+      domain: string;
+      name: string;
+    }>`${PREPARED}
+      SELECT v.workspace_id, v.id, o.domain, o.name
+      FROM unnest(${list.map((v) => v.workspaceId)}::uuid[], ${list.map((v) => v.visitorId)}::uuid[])
+        AS k(workspace_id, visitor_id)
+      JOIN visitors v ON v.workspace_id = k.workspace_id AND v.id = k.visitor_id
+      JOIN organisations o ON o.workspace_id = v.workspace_id AND o.id = v.organisation_id`.execute(
+      db,
+    );
+    for (const row of rows) {
+      const key = `${row.workspace_id} ${row.id}`;
+      const hint = { domain: row.domain, name: row.name };
+      found.set(key, hint);
+      this.cache.set(key, hint, { ttl: KNOWN_TTL_MS });
+    }
+    for (const key of asked.keys()) if (!found.has(key)) this.cache.set(key, MISSING);
+    return found;
   }
 
   remember(workspaceId: string, visitorId: string, hint: OrganisationHint): void {
@@ -126,13 +160,21 @@ export class Identities {
 /**
  * The identity layer: a visitor once identified stays so; otherwise a business email in
  * this request (from `identify()` or a submitted form) names its organisation.
+ * `memoryOnly` (the collector's answer path): a visitor is looked up only in what this
+ * process remembers; the worker's `known_visitors` phase asks the database for the rest,
+ * and what it finds there wins, as it would have won here.
  */
-export const identityResolver = (identities: Identities): Resolver => ({
+export const identityResolver = (
+  identities: Identities,
+  { memoryOnly = false }: { memoryOnly?: boolean } = {},
+): Resolver => ({
   name: 'identity',
   async resolve(clues) {
-    const known = clues.visitorId
-      ? await identities.known(clues.workspaceId, clues.visitorId)
-      : null;
+    const known = !clues.visitorId
+      ? null
+      : memoryOnly
+        ? identities.cached(clues.workspaceId, clues.visitorId)
+        : await identities.known(clues.workspaceId, clues.visitorId);
     if (known) return known;
     for (const email of clues.emails) {
       const domain = businessDomain(email);

@@ -1,6 +1,8 @@
+import ipaddr from 'ipaddr.js';
 import { type Kysely, sql } from 'kysely';
 import { cachedLookup } from '../db/cached-lookup.js';
 import type { Database } from '../db/schema.js';
+import { atMostEvery } from './rescan.js';
 
 /** How an organisation was found, and on what evidence (shown on the Organisation). */
 export interface OrganisationIdentification {
@@ -16,17 +18,89 @@ export interface OrganisationHint {
   identification?: OrganisationIdentification;
 }
 
+interface StoredRange {
+  domain: string;
+  name: string;
+  network: string;
+}
+
 /**
- * The operator's IP ranges (CSV import), matched longest-prefix first by PostgreSQL's GiST
- * index on `cidr`. Answers are cached per address for a short time, so an import takes
- * effect within CACHE_TTL_MS without a restart.
+ * The ranges in memory: per prefix length present, the networks by their first address,
+ * asked longest prefix first, as PostgreSQL's `>>=` with `ORDER BY masklen DESC` would.
+ */
+class RangeTable {
+  private readonly byLength = new Map<string, Map<number, Map<bigint, StoredRange>>>();
+  private lengths = new Map<string, number[]>();
+
+  constructor(rows: StoredRange[]) {
+    for (const row of rows) {
+      const [address, length] = ipaddr.parseCIDR(row.network);
+      const family = address.kind();
+      const tables = this.byLength.get(family) ?? new Map<number, Map<bigint, StoredRange>>();
+      this.byLength.set(family, tables);
+      const table = tables.get(length) ?? new Map<bigint, StoredRange>();
+      tables.set(length, table);
+      table.set(masked(address, length), row);
+    }
+    for (const [family, tables] of this.byLength) {
+      this.lengths.set(
+        family,
+        [...tables.keys()].sort((a, b) => b - a),
+      );
+    }
+  }
+
+  find(ip: string): StoredRange | null {
+    if (!ipaddr.isValid(ip)) return null;
+    const address = ipaddr.process(ip);
+    const tables = this.byLength.get(address.kind());
+    if (!tables) return null;
+    for (const length of this.lengths.get(address.kind()) ?? []) {
+      const found = tables.get(length)?.get(masked(address, length));
+      if (found) return found;
+    }
+    return null;
+  }
+}
+
+/** The address's first `length` bits, the rest zero, as one number. */
+function masked(address: ipaddr.IPv4 | ipaddr.IPv6, length: number): bigint {
+  const bytes = address.toByteArray();
+  let value = 0n;
+  for (const byte of bytes) value = (value << 8n) | BigInt(byte);
+  const bits = BigInt(bytes.length * 8);
+  const keep = BigInt(length);
+  return keep === 0n ? 0n : (value >> (bits - keep)) << (bits - keep);
+}
+
+const hintOf = (row: StoredRange): OrganisationHint => ({
+  domain: row.domain,
+  name: row.name,
+  identification: {
+    method: 'ip_range',
+    evidence: { source: 'ip-ranges import (CSV)', network: row.network },
+  },
+});
+
+/**
+ * The operator's IP ranges (CSV import). Up to IN_MEMORY_MAX ranges are held in memory and
+ * matched there, so the collector's answer path asks the database nothing per address; the
+ * table is looked at again at most every CHECK_MS (one small query; read whole only when it
+ * changed), so an import takes effect within that time without a restart. A larger table
+ * is matched by PostgreSQL's GiST index on `cidr`, each address's answer cached for
+ * CACHE_TTL_MS. A check that fails (the database out of reach) keeps what was loaded.
  */
 export class IpRanges {
+  static readonly CHECK_MS = 5_000;
   static readonly CACHE_TTL_MS = 30_000;
-  readonly lookup: (ip: string) => Promise<OrganisationHint | null>;
+  static readonly IN_MEMORY_MAX = 200_000;
+  private table: RangeTable | null = null;
+  private version = '';
+  private readonly reloaded = atMostEvery(IpRanges.CHECK_MS, () => this.reload().catch(() => {}));
+  private readonly queried: (ip: string) => Promise<OrganisationHint | null>;
 
-  constructor(db: Kysely<Database>) {
-    this.lookup = cachedLookup(
+  constructor(private readonly db: Kysely<Database>) {
+    this.queried = cachedLookup(
       async (ip) => {
         const row = await db
           .selectFrom('ip_ranges')
@@ -35,19 +109,39 @@ export class IpRanges {
           .orderBy(sql`masklen(network)`, 'desc')
           .limit(1)
           .executeTakeFirst();
-        return row
-          ? {
-              domain: row.domain,
-              name: row.name,
-              identification: {
-                method: 'ip_range' as const,
-                evidence: { source: 'ip-ranges import (CSV)', network: row.network },
-              },
-            }
-          : undefined;
+        return row ? hintOf(row) : undefined;
       },
       { max: 50_000, ttlMs: IpRanges.CACHE_TTL_MS },
     );
+  }
+
+  readonly lookup = async (ip: string): Promise<OrganisationHint | null> => {
+    await this.reloaded();
+    if (!this.table) return this.queried(ip);
+    const row = this.table.find(ip);
+    return row ? hintOf(row) : null;
+  };
+
+  private async reload(): Promise<void> {
+    const { rows } = await sql<{ ranges: number; changed: string | null }>`
+      SELECT count(*)::int AS ranges, max(imported_at)::text AS changed
+      FROM (SELECT imported_at FROM ip_ranges LIMIT ${IpRanges.IN_MEMORY_MAX + 1}) r`.execute(
+      this.db,
+    );
+    const { ranges = 0, changed = null } = rows[0] ?? {};
+    if (ranges > IpRanges.IN_MEMORY_MAX) {
+      this.table = null;
+      this.version = '';
+      return;
+    }
+    const version = `${ranges} ${changed}`;
+    if (version === this.version && this.table) return;
+    const all = await this.db
+      .selectFrom('ip_ranges')
+      .select(['domain', 'name', sql<string>`network::text`.as('network')])
+      .execute();
+    this.table = new RangeTable(all);
+    this.version = version;
   }
 }
 

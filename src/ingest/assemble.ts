@@ -93,7 +93,7 @@ export async function assembleIngest(
   const collector = createCollector({
     scripts: new ScriptDirectory(db),
     metrics,
-    steps: ingestSteps(geo, chain.resolvers),
+    steps: ingestSteps(geo, chain.collecting),
     sink,
     tally: new IngestTally(db, config.ingestTallyMs),
     backlog: new BacklogGauge(db, config.ingestBacklogMax),

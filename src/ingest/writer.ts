@@ -117,6 +117,24 @@ function phases(deps: WriterDeps): Phase[] {
       },
     },
     {
+      // The identity layer's database half (identify/identity.ts): visitors named before,
+      // in one query for the batch; their organisation wins over what the collector found.
+      name: 'known_visitors',
+      async run(group, tx) {
+        const known = await deps.identities.knownMany(
+          group.requests.map(({ context }) => ({
+            workspaceId: context.script.workspaceId,
+            visitorId: context.visitorId,
+          })),
+          await tx.db(),
+        );
+        for (const { context } of group.requests) {
+          const hint = known.get(`${context.script.workspaceId} ${context.visitorId}`);
+          if (hint) context.organisation = { ...hint, source: 'identity' };
+        }
+      },
+    },
+    {
       name: 'organisations',
       async run(group, tx) {
         const found = await ensureOrganisations(

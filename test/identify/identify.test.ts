@@ -5,6 +5,7 @@ import { upsertIpRanges } from '../../src/identify/ip-ranges.js';
 import type { TrackedEvent } from '../../src/ingest/body.js';
 import { client, startTestApp, type TestApp } from '../helpers/app.js';
 import { collector, pageview, visit } from '../helpers/collect.js';
+import { until } from '../helpers/wait.js';
 
 describe('businessDomain', () => {
   it.each([
@@ -168,13 +169,21 @@ describe('the identity layer at ingest', () => {
       ]),
       UNKNOWN_IP,
     );
-    await send()(visit(script, [pageview('https://site.example/', Date.now())]), {
-      'x-forwarded-for': '198.51.100.20',
-    });
-    const { data } = (await api('GET', `/v1/workspaces/${ws}/organisations?size=100`)).body;
-    const byName = Object.fromEntries(
-      (data as { name: string; identification: unknown }[]).map((o) => [o.name, o.identification]),
-    );
+    // The collector sees an import within IpRanges.CHECK_MS.
+    let byName: Record<string, unknown> = {};
+    await until(async () => {
+      await send()(visit(script, [pageview('https://site.example/', Date.now())]), {
+        'x-forwarded-for': '198.51.100.20',
+      });
+      const { data } = (await api('GET', `/v1/workspaces/${ws}/organisations?size=100`)).body;
+      byName = Object.fromEntries(
+        (data as { name: string; identification: unknown }[]).map((o) => [
+          o.name,
+          o.identification,
+        ]),
+      );
+      return 'Globex' in byName;
+    }, 20_000);
     expect(byName['hooli.com']).toEqual({
       method: 'email_domain',
       evidence: { domain: 'hooli.com' },

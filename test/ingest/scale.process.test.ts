@@ -103,9 +103,8 @@ async function storedByUrl(): Promise<Map<string, number>> {
 const page = (id: string) => `https://site.example/p/${id}`;
 
 /** A request of `count` page views, each with an id of its own and a URL naming it. */
-function request(count: number, visitor = randomUUID()) {
+function request(count: number, visitor = randomUUID(), now = Date.now()) {
   const ids = Array.from({ length: count }, () => randomUUID());
-  const now = Date.now();
   return {
     ids,
     body: visit(
@@ -138,16 +137,18 @@ describe('roles', () => {
       }
 
       // An identified visitor: the API lists sessions of organisations.
+      // Forty minutes ago: the visit after it below is a session of its own.
       const visitor = randomUUID();
-      const first = request(2, visitor);
+      const earlier = Date.now() - 40 * 60_000;
+      const first = request(2, visitor, earlier);
       first.body.events.unshift({
-        ...identify('https://site.example/', 'ana@roles-acme.com', Date.now() - 1),
+        ...identify('https://site.example/', 'ana@roles-acme.com', earlier - 1),
         id: randomUUID(),
       });
       expect((await send(first.body)).body).toEqual({ accepted: 3 });
       let views: string[] = [];
       let last: unknown;
-      const today = new Date().toISOString().slice(0, 10);
+      const today = new Date(earlier).toISOString().slice(0, 10);
       await until(async () => {
         const sessions = await api(
           'GET',
@@ -162,6 +163,23 @@ describe('roles', () => {
         throw new Error(`${error.message}: ${JSON.stringify(last)}`);
       });
       expect(views.sort()).toEqual(first.ids.map(page).sort());
+
+      // Back now, from an address nothing names. The collector has never heard of this
+      // visitor (the worker, another process, learnt who they are): the worker names the
+      // new session as the one before.
+      expect((await send(request(1, visitor).body)).status).toBe(202);
+      let domains: (string | null)[] = [];
+      await until(async () => {
+        const { rows } = await sql.query(
+          `SELECT o.domain FROM sessions s LEFT JOIN organisations o
+             ON o.workspace_id = s.workspace_id AND o.id = s.organisation_id
+           WHERE s.workspace_id = $1 AND s.visitor_id = $2`,
+          [workspace.uuid, visitor],
+        );
+        domains = rows.map((row) => row.domain);
+        return domains.length === 2;
+      }, 20_000);
+      expect(domains).toEqual(['roles-acme.com', 'roles-acme.com']);
     } finally {
       await Promise.all([kill(collecting), kill(working)]);
     }

@@ -5,6 +5,7 @@ import { buildApp } from '../../src/app.js';
 import { client, startTestApp, type TestApp } from '../helpers/app.js';
 import { collector, pageview, processed, visit } from '../helpers/collect.js';
 import { startReceiver } from '../helpers/receiver.js';
+import { until } from '../helpers/wait.js';
 
 // Four workspaces gain organisations at once, two of them with small usage limits, through
 // two servers on one database (so four writers at a time): the writer's locks (workspace
@@ -136,7 +137,13 @@ describe('the writer under several workspaces gaining organisations at once', ()
         attributed: expected,
       });
     }
-    // organisation.identified is written with the organisation, never for one refused.
+    // organisation.identified is written with the organisation, never for one refused; the
+    // outbox fans it out to webhook deliveries after the commit.
+    await until(async () => {
+      const { rows } = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM outbox_events`.execute(db);
+      return rows[0]?.n === 0;
+    }, 30_000);
     const { rows: identified } = await sql<{ workspace_id: string; n: number }>`
       SELECT workspace_id, count(*)::int AS n FROM webhook_deliveries
       WHERE event = 'organisation.identified' GROUP BY workspace_id`.execute(db);
