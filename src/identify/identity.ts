@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { type Kysely, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { getDomain } from 'tldts';
-import { PREPARED, preparedRows } from '../db/prepared.js';
+import { PREPARED } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import { isEmailAddress } from '../http/email-address.js';
 import { queueForSegments } from '../outbox/segment-queue.js';
