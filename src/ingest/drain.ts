@@ -16,11 +16,12 @@ class InboxChanged extends Error {
   }
 }
 
-/** The advisory lock namespace of the inbox's lanes (as in claim_ingest_shard). */
+/** The advisory lock namespace of the inbox's lanes (as in claim_ingest_lanes). */
 const LANE_LOCKS = 1229866837;
 
 interface InboxRow {
   id: number;
+  shard: number;
   workspace_id: string;
   record: unknown;
 }
@@ -39,10 +40,12 @@ export interface DrainDeps {
 type Outcome = { handled: number } | { unavailable: unknown };
 
 /**
- * A worker of contract §19: claims a lane of the inbox, processes its oldest requests through
+ * A worker of contract §19: claims lanes of the inbox, processes their oldest requests through
  * the writer's phases and deletes them in the same transaction, so each acknowledged request
  * is processed exactly once, whichever process is killed when (a killed worker's transaction
- * rolls back, and its lane lock goes with its connection).
+ * rolls back, and its lane locks go with its connection). A batch takes as many free lanes
+ * as it needs to hold `batchRequests` requests, so batches stay large (cheaper per request)
+ * however thinly the backlog is spread over the lanes.
  *
  * A batch that fails for its data is split to find the request at fault, which is put in the
  * quarantine with its reason (footfall_ingest_quarantined_total); a request whose workspace
@@ -55,7 +58,7 @@ export class InboxWorker {
   constructor(private readonly deps: DrainDeps) {}
 
   /**
-   * One batch from the first free lane with requests (from a lane that turns round, so
+   * One batch from the first free lanes with requests (from a lane that turns round, so
    * every lane gets its turn): the number of requests handled, 0 when there was nothing.
    */
   async drainOnce(): Promise<number> {
@@ -115,24 +118,24 @@ export class InboxWorker {
   private wakeAll: () => void = () => {};
 
   /**
-   * One transaction: the lane (claimed, or the given one if it is free), its rows (the
+   * One transaction: the lanes (claimed, or those given that are free), their rows (the
    * oldest, or the given ids), the writer's phases, the rows deleted, commit.
    */
   private async batch(
-    which: { start: number } | { lane: number; ids: number[] },
+    which: { start: number } | { lanes: number[]; ids: number[] },
   ): Promise<Outcome> {
     const { db, metrics } = this.deps;
-    let lane = -1;
+    let lanes: number[] = [];
     let rows: InboxRow[] = [];
     for (let attempt = 0; ; attempt++) {
       try {
         const written = await inTransaction(db, async (tx) => {
           const connection = await tx.db();
-          lane = await this.lock(connection, which);
-          if (lane < 0) return null;
-          rows = await this.read(connection, lane, 'ids' in which ? which.ids : null);
+          lanes = await this.lock(connection, which);
+          if (lanes.length === 0) return null;
+          rows = await this.read(connection, lanes, 'ids' in which ? which.ids : null);
           if (rows.length === 0) return null;
-          return this.process(tx, lane, rows);
+          return this.process(tx, lanes, rows);
         });
         if (!written) return { handled: 0 };
         written.committed();
@@ -152,16 +155,19 @@ export class InboxWorker {
         }
         if (!mayBeInTheData(failure) || rows.length === 0) return { unavailable: error };
         if (rows.length === 1) {
-          await this.quarantine(lane, rows[0] as InboxRow, failure, error);
+          await this.quarantine(rows[0] as InboxRow, failure, error);
           return { handled: 1 };
         }
-        // Each half apart (the lane is taken again; another worker may hold it by then, and
-        // then has these rows as its oldest).
+        // Each half apart (the lanes are taken again; another worker may hold one by then,
+        // and then has its rows as its oldest).
         metrics.splits.inc({ reason: failure });
         const half = Math.ceil(rows.length / 2);
         let handled = 0;
         for (const part of [rows.slice(0, half), rows.slice(half)]) {
-          const outcome = await this.batch({ lane, ids: part.map((row) => row.id) });
+          const outcome = await this.batch({
+            lanes: [...new Set(part.map((row) => row.shard))],
+            ids: part.map((row) => row.id),
+          });
           if ('unavailable' in outcome) return outcome;
           handled += outcome.handled;
         }
@@ -172,59 +178,64 @@ export class InboxWorker {
 
   private async lock(
     connection: Kysely<Database>,
-    which: { start: number } | { lane: number },
-  ): Promise<number> {
-    if ('lane' in which) {
-      const { rows } = await sql<{ taken: boolean }>`
-        SELECT pg_try_advisory_xact_lock(${LANE_LOCKS}, ${which.lane}) AS taken`.execute(
-        connection,
-      );
-      return rows[0]?.taken ? which.lane : -1;
+    which: { start: number } | { lanes: number[] },
+  ): Promise<number[]> {
+    if ('lanes' in which) {
+      const { rows } = await sql<{ lane: number }>`
+        SELECT lane FROM unnest(${which.lanes}::int[]) AS l(lane)
+        WHERE pg_try_advisory_xact_lock(${LANE_LOCKS}, lane)`.execute(connection);
+      return rows.map((row) => row.lane);
     }
-    const { rows } = await sql<{ lane: number | null }>`
-      SELECT claim_ingest_shard(${which.start}, ${INGEST_SHARDS}) AS lane`.execute(connection);
-    return rows[0]?.lane ?? -1;
+    const { rows } = await sql<{ lanes: number[] }>`
+      SELECT claim_ingest_lanes(${which.start}, ${INGEST_SHARDS}, ${this.deps.batchRequests}) AS lanes`.execute(
+      connection,
+    );
+    return rows[0]?.lanes ?? [];
   }
 
   private async read(
     connection: Kysely<Database>,
-    lane: number,
+    lanes: number[],
     ids: number[] | null,
   ): Promise<InboxRow[]> {
     const query = connection
       .selectFrom('ingest_inbox')
-      .select(['id', 'workspace_id', 'record'])
-      .where('shard', '=', lane)
+      .select(['id', 'shard', 'workspace_id', 'record'])
+      .where('shard', 'in', lanes)
       .orderBy('id')
       .limit(this.deps.batchRequests);
     return ids ? query.where('id', 'in', ids).execute() : query.execute();
   }
 
   /** The writer's phases on the rows that read as records, then the rows deleted. */
-  private async process(tx: Transaction<Database>, lane: number, rows: InboxRow[]) {
+  private async process(tx: Transaction<Database>, lanes: number[], rows: InboxRow[]) {
     const requests: WriteRequest[] = [];
+    const readable: InboxRow[] = [];
     const unreadable: InboxRow[] = [];
     for (const row of rows) {
       const record = asRecord(row.record);
-      if (record) requests.push({ context: record });
-      else unreadable.push(row);
+      if (record) {
+        requests.push({ context: record });
+        readable.push(row);
+      } else unreadable.push(row);
     }
     const connection = await tx.db();
     for (const row of unreadable) {
-      await this.moveToQuarantine(connection, lane, row, 'unreadable', 'not an ingest record');
+      await this.moveToQuarantine(connection, row, 'unreadable', 'not an ingest record');
     }
     const written = await this.deps.write(tx, requests);
+    if (readable.length === 0) return written;
     const [deleted] = await connection
       .deleteFrom('ingest_inbox')
-      .where('shard', '=', lane)
+      .where('shard', 'in', lanes)
       .where(
         'id',
         'in',
-        rows.map((row) => row.id),
+        readable.map((row) => row.id),
       )
       .execute();
     // Forgotten meanwhile (privacy/forget.ts): the batch rolls back and is read again.
-    if (Number(deleted?.numDeletedRows ?? 0) !== rows.length) throw new InboxChanged();
+    if (Number(deleted?.numDeletedRows ?? 0) !== readable.length) throw new InboxChanged();
     return written;
   }
 
@@ -261,17 +272,16 @@ export class InboxWorker {
     }
   }
 
-  private async quarantine(lane: number, row: InboxRow, failure: string, error: unknown) {
+  private async quarantine(row: InboxRow, failure: string, error: unknown) {
     const detail = `SQLSTATE ${sqlState(error) ?? 'none'}`;
     await inTransaction(this.deps.db, async (tx) => {
       const connection = await tx.db();
-      await this.moveToQuarantine(connection, lane, row, failure, detail);
+      await this.moveToQuarantine(connection, row, failure, detail);
     });
   }
 
   private async moveToQuarantine(
     connection: Kysely<Database>,
-    lane: number,
     row: InboxRow,
     reason: string,
     detail: string,
@@ -279,7 +289,7 @@ export class InboxWorker {
     // Counted and logged only when this moved the row: two workers may meet the same one.
     const { rows: moved } = await sql`
       WITH moved AS (
-        DELETE FROM ingest_inbox WHERE shard = ${lane} AND id = ${row.id}
+        DELETE FROM ingest_inbox WHERE shard = ${row.shard} AND id = ${row.id}
         RETURNING workspace_id, id, shard, events, received_at, record
       )
       INSERT INTO ingest_quarantine (workspace_id, id, shard, events, received_at, record, reason, detail)

@@ -51,23 +51,60 @@ const record = (
   events: [{ id: randomUUID(), type: 'pageview', ts: new Date().toISOString(), url, data: {} }],
 });
 
+function worker(metrics = ingestMetrics(), batchRequests = 100) {
+  return new InboxWorker({
+    db: one.db,
+    write: writeWithin({
+      db: one.db,
+      idleMs: 1_800_000,
+      identities: new Identities(one.db),
+      interest: async () => null,
+      metrics,
+    }),
+    metrics,
+    batchRequests,
+    log: () => {},
+  });
+}
+
 describe('the inbox', () => {
+  it('is processed in large batches however thinly spread over the lanes, and keeps aside what it cannot read', async () => {
+    const metrics = ingestMetrics();
+    const sink = inboxSink(one.db, metrics);
+    const on = await script();
+    // 60 visitors, one request each: spread over most of the 32 lanes.
+    const visitors = Array.from({ length: 60 }, () => randomUUID());
+    await sink.add(visitors.map((visitor, i) => record(on, visitor, `https://shop.example/${i}`)));
+    // A row that is no ingest record (written by hand, or by an older version).
+    await sql`
+      INSERT INTO ingest_inbox (workspace_id, shard, events, record)
+      VALUES (${on.workspaceId}, 3, 1, '{"not":"a record"}')`.execute(one.db);
+    const lanes = await sql<{ n: number }>`
+      SELECT count(DISTINCT shard)::int AS n FROM ingest_inbox`.execute(one.db);
+    expect(lanes.rows[0]?.n).toBeGreaterThan(20);
+
+    // One batch of up to 50 takes 50 of them, from as many lanes as that needs.
+    expect(await worker(metrics, 50).drainOnce()).toBe(50);
+    expect(await worker(metrics, 50).drainOnce()).toBe(11);
+    expect(await worker(metrics, 50).drainOnce()).toBe(0);
+    const stored = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM events WHERE workspace_id = ${on.workspaceId}`.execute(one.db);
+    expect(stored.rows[0]?.n).toBe(60);
+    const aside = await sql<{ reason: string; record: unknown }>`
+      SELECT reason, record FROM ingest_quarantine WHERE workspace_id = ${on.workspaceId}`.execute(
+      one.db,
+    );
+    expect(aside.rows).toEqual([{ reason: 'unreadable', record: { not: 'a record' } }]);
+    const counted = await metrics.registry.getSingleMetricAsString(
+      'footfall_ingest_quarantined_total',
+    );
+    expect(counted).toContain('footfall_ingest_quarantined_total{reason="unreadable"} 1');
+  });
+
   it('forgets a person’s requests still waiting or kept aside, and the worker stores only the others', async () => {
     const metrics = ingestMetrics();
     const sink = inboxSink(one.db, metrics);
-    const worker = new InboxWorker({
-      db: one.db,
-      write: writeWithin({
-        db: one.db,
-        idleMs: 1_800_000,
-        identities: new Identities(one.db),
-        interest: async () => null,
-        metrics,
-      }),
-      metrics,
-      batchRequests: 100,
-      log: () => {},
-    });
+    const drain = worker(metrics);
     const on = await script();
     const [forgotten, kept] = [randomUUID(), randomUUID()];
     expect(
@@ -87,11 +124,12 @@ describe('the inbox', () => {
 
     await forgetPerson(one.db, on.workspaceId, { visitorId: forgotten });
     const left = await sql<{ n: number }>`
-      SELECT (SELECT count(*) FROM ingest_inbox)::int + (SELECT count(*) FROM ingest_quarantine)::int AS n`.execute(
+      SELECT (SELECT count(*) FROM ingest_inbox WHERE workspace_id = ${on.workspaceId})::int
+        + (SELECT count(*) FROM ingest_quarantine WHERE workspace_id = ${on.workspaceId})::int AS n`.execute(
       one.db,
     );
     expect(left.rows[0]?.n).toBe(1);
-    while ((await worker.drainOnce()) > 0);
+    while ((await drain.drainOnce()) > 0);
     const events = await one.db
       .selectFrom('events')
       .select('url')

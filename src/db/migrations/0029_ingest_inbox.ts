@@ -7,7 +7,8 @@ import { type Kysely, sql } from 'kysely';
  * - ingest_inbox: one row per acknowledged request, its record (ingest/record.ts) as JSON.
  *   `shard` spreads visitors over INGEST_SHARDS lanes; one worker at a time holds a lane
  *   (an advisory lock for the length of its transaction), so a visitor's requests are
- *   processed in order and a killed worker's lane is free again at once.
+ *   processed in order and a killed worker's lane is free again at once. A batch takes as
+ *   many free lanes as it needs to fill itself (claim_ingest_lanes).
  * - ingest_quarantine: what processing could not handle, with its reason, until
  *   `footfall ingest replay` sends it back to the inbox.
  * - ingest_event_ids: the tracker's event ids already stored, once per workspace, so a
@@ -51,21 +52,29 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
     CREATE INDEX ingest_event_ids_seen_idx ON ingest_event_ids (seen_on);
 
-    -- The first lane from 'start' on (round the ring) that holds rows and that no other
-    -- transaction holds; null when there is none. The lock lasts until this transaction ends.
-    CREATE FUNCTION claim_ingest_shard(start integer, shards integer) RETURNS integer
-    LANGUAGE plpgsql AS $$
+    -- Lanes from 'start' on (round the ring) that hold rows and that no other transaction
+    -- holds, taken until they hold 'wanted' rows between them (so a batch is large however
+    -- thinly the rows are spread); empty when there is none. The locks last until this
+    -- transaction ends.
+    CREATE FUNCTION claim_ingest_lanes(start integer, shards integer, wanted integer)
+    RETURNS integer[] LANGUAGE plpgsql AS $$
     DECLARE
       lane integer;
+      held integer;
+      lanes integer[] := '{}';
+      total integer := 0;
     BEGIN
       FOR step IN 0 .. shards - 1 LOOP
         lane := (start + step) % shards;
-        IF EXISTS (SELECT 1 FROM ingest_inbox WHERE shard = lane)
-           AND pg_try_advisory_xact_lock(1229866837, lane) THEN
-          RETURN lane;
+        SELECT count(*) INTO held FROM (
+          SELECT 1 FROM ingest_inbox WHERE shard = lane LIMIT wanted - total) r;
+        IF held > 0 AND pg_try_advisory_xact_lock(1229866837, lane) THEN
+          lanes := lanes || lane;
+          total := total + held;
+          EXIT WHEN total >= wanted;
         END IF;
       END LOOP;
-      RETURN NULL;
+      RETURN lanes;
     END $$;
 
     DROP FUNCTION lock_tracking_scripts(text[]);
