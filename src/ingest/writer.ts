@@ -58,9 +58,11 @@ const organisationOf = (group: GroupWrite, { script, organisation }: IngestRecor
 /**
  * The group write, in order. Locks are taken in one global order, so concurrent writers
  * (in this or another process) cannot deadlock: the requests' tracking scripts (by id,
- * shared), the usage of workspaces that gain an organisation (by workspace id), then the
- * visitors (by key), then rows each phase writes in a sorted order of its own, and last,
- * with the commit, the stats rollups' rows (src/stats/rollups.ts, in key order).
+ * shared), the organisations they create (by workspace and domain: only writers that make
+ * the same one wait for each other), then the visitors (by key), then rows each phase
+ * writes in a sorted order of its own, and last, with the commit, the stats rollups' rows
+ * (src/stats/rollups.ts, in key order) and the month's count of each workspace that gained
+ * an organisation (by workspace id; organisations/store.ts).
  */
 function phases(deps: WriterDeps): Phase[] {
   return [
