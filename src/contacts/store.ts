@@ -66,6 +66,8 @@ export async function recordContacts(
         organisation_id = coalesce(excluded.organisation_id, contacts.organisation_id)
       RETURNING workspace_id, id, email, organisation_id
     ), linked AS (
+      -- Only contacts this statement upserted, locked by it until the commit: the links
+      -- have no foreign key (migration 0030), so this is what keeps every one's contact.
       INSERT INTO contact_visitors (workspace_id, contact_id, visitor_id)
       SELECT u.workspace_id, u.id, l.visitor_id
       FROM upserted u

@@ -28,6 +28,8 @@ import * as organisationFigures from './migrations/0026_organisation_figures.js'
 import * as zapierHooks from './migrations/0027_zapier_hooks.js';
 import * as crmSync from './migrations/0028_crm_sync.js';
 import * as ingestInbox from './migrations/0029_ingest_inbox.js';
+import * as writerRollups from './migrations/0030_writer_rollups.js';
+import * as usageCounter from './migrations/0031_usage_counter.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -61,6 +63,8 @@ const migrations: Record<string, Migration> = {
   '0027_zapier_hooks': zapierHooks,
   '0028_crm_sync': crmSync,
   '0029_ingest_inbox': ingestInbox,
+  '0030_writer_rollups': writerRollups,
+  '0031_usage_counter': usageCounter,
 };
 
 /**

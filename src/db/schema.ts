@@ -11,6 +11,7 @@ export interface Database {
   sign_in_devices: SignInDeviceTable;
   access_tokens: AccessTokenTable;
   workspaces: WorkspaceTable;
+  workspace_usage: WorkspaceUsageTable;
   tracking_scripts: TrackingScriptTable;
   workspace_tags: WorkspaceTagTable;
   custom_fields: CustomFieldTable;
@@ -151,6 +152,17 @@ export interface WorkspaceTable {
   created_at: CreatedAt;
   /** Set by DELETE; the purge job removes the rows afterwards. */
   deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/**
+ * A workspace's organisations created in a calendar month (UTC) that still exist: what its
+ * usage limit counts (0031).
+ */
+export interface WorkspaceUsageTable {
+  workspace_id: string;
+  /** The month's first day. */
+  month: string;
+  organisations: number;
 }
 
 export interface TrackingScriptTable {

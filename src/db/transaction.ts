@@ -7,6 +7,7 @@ import { type Kysely, sql } from 'kysely';
 export class Transaction<DB> {
   private state: 'idle' | 'open' | 'committed' = 'idle';
   private pending: string[] = [];
+  private last: string[] = [];
 
   constructor(private readonly connection: Kysely<DB>) {}
 
@@ -19,11 +20,20 @@ export class Transaction<DB> {
   }
 
   /**
-   * Locks to take first, sent with the transaction's next statement rather than in a round
-   * trip of their own (parameterless SQL, as for `lock`).
+   * Locks (or settings of the transaction) to take first, sent with the transaction's next
+   * statement rather than in a round trip of their own (parameterless SQL, as for `lock`).
    */
   lockFirst(statements: string): void {
     this.pending.push(statements);
+  }
+
+  /**
+   * Statements to run last, sent with the COMMIT in one round trip (parameterless SQL, as
+   * for `lock`, run in the order given): for rows that every transaction of its kind
+   * touches (counters, rollups), whose locks are then held for no longer than the commit.
+   */
+  beforeCommit(statements: string): void {
+    this.last.push(statements);
   }
 
   /** The connection, for statements inside the transaction (opened now if no lock did). */
@@ -34,7 +44,10 @@ export class Transaction<DB> {
   }
 
   async commit(): Promise<void> {
-    if (this.state === 'open' || this.pending.length > 0) await this.send('COMMIT');
+    const last = this.last.splice(0);
+    if (this.state === 'open' || this.pending.length > 0 || last.length > 0) {
+      await this.send([...last, 'COMMIT'].join('; '));
+    }
     this.state = 'committed';
   }
 

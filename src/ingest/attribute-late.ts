@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
+import { isTransient, writeFailure } from '../db/failures.js';
 import type { Database } from '../db/schema.js';
-import { inTransaction } from '../db/transaction.js';
+import { inTransaction, type Transaction } from '../db/transaction.js';
 import type { WaitingVisitor } from '../enrich/lookups.js';
 import type { OrganisationHint } from '../identify/ip-ranges.js';
 import { ensureOrganisations, organisationKey } from '../organisations/store.js';
@@ -45,7 +46,7 @@ export async function attributeLate(
   const workspaces = await workspacesWithUnnamed(deps.db, visitors);
   if (workspaces.size === 0) return 0;
   let remember = () => {};
-  const attributed = await inTransaction(deps.db, async (tx) => {
+  const attribute = async (tx: Transaction<Database>) => {
     const found = await ensureOrganisations(
       tx,
       [...workspaces].map((workspaceId) => ({ workspaceId, ...hint })),
@@ -56,7 +57,7 @@ export async function attributeLate(
       return id ? [{ ...visitor, organisationId: id }] : [];
     });
     if (named.length === 0) return 0;
-    // After the usage locks, as the writer takes them: the same global order, no deadlock.
+    // After making the organisation, as the writer: the same global order, no deadlock.
     await tx.lock(deps.visitorLocks(named.map((v) => `${v.workspaceId} ${v.visitorId}`)));
     const db = await tx.db();
     const { rows } = await sql<{ sessions: number }>`
@@ -81,7 +82,16 @@ export async function attributeLate(
     }));
     if (identified.length > 0) await recordEvents(eventValues(identified)).execute(db);
     return rows[0]?.sessions ?? 0;
-  });
-  remember();
-  return attributed;
+  };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const attributed = await inTransaction(deps.db, attribute);
+      remember();
+      return attributed;
+    } catch (error) {
+      // A deadlock, or another transaction took the workspace's last room for an organisation
+      // meanwhile (organisations/store.ts): done again, it reads what that one committed.
+      if (attempt >= 3 || !isTransient(writeFailure(error))) throw error;
+    }
+  }
 }

@@ -6,6 +6,7 @@ import type { Transaction } from '../db/transaction.js';
 import { emailSightings, type Identities, recordIdentifications } from '../identify/identity.js';
 import { ensureOrganisations, organisationKey } from '../organisations/store.js';
 import { type DomainEvent, eventValues, type Interest, recordEvents } from '../outbox/events.js';
+import { deferRollups } from '../stats/rollups.js';
 import type { IngestMetrics } from './metrics.js';
 import { type IngestRecord, trackedEvent } from './record.js';
 import { goneScripts, lockScripts, type ScriptGone } from './scripts.js';
@@ -57,8 +58,11 @@ const organisationOf = (group: GroupWrite, { script, organisation }: IngestRecor
 /**
  * The group write, in order. Locks are taken in one global order, so concurrent writers
  * (in this or another process) cannot deadlock: the requests' tracking scripts (by id,
- * shared), the usage of workspaces that gain an organisation (by workspace id), then the
- * visitors (by key), then rows each phase writes in a sorted order of its own.
+ * shared), the organisations they create (by workspace and domain: only writers that make
+ * the same one wait for each other), then the visitors (by key), then rows each phase
+ * writes in a sorted order of its own, and last, with the commit, the stats rollups' rows
+ * (src/stats/rollups.ts, in key order) and the month's count of each workspace that gained
+ * an organisation (by workspace id; organisations/store.ts).
  */
 function phases(deps: WriterDeps): Phase[] {
   return [
@@ -275,6 +279,8 @@ export function writeWithin(deps: WriterDeps): WriteWithin {
       events: [],
       afterCommit: [],
     };
+    // Every statement's rollups (sessions, events) are summed and added with the commit.
+    deferRollups(tx);
     for (const phase of list) {
       const started = performance.now();
       await phase.run(group, tx);

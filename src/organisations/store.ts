@@ -31,8 +31,8 @@ export interface Organisations {
 // while only, since `footfall identification mend` may remove one.
 const ids = new LRUCache<string, string>({ max: 100_000, ttl: 60_000 });
 // Workspaces found at their usage limit, with the month (UTC) of that finding: for 5 s
-// their unknown organisations are not tried, so a full workspace does not make every group
-// that holds one of its visitors wait for its lock. A raised limit applies within that time.
+// their unknown organisations are not tried, so a full workspace does not cost every group
+// that holds one of its visitors a statement. A raised limit applies within that time.
 const full = new LRUCache<string, string>({ max: 10_000, ttl: 5_000 });
 const thisMonth = () => new Date().toISOString().slice(0, 7);
 export const organisationKey = (workspaceId: string, domain: string) => `${workspaceId} ${domain}`;
@@ -44,9 +44,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * The ids of these organisations in their workspaces, creating those that are new, in the
  * order given, while their workspace may still gain organisations this calendar month
- * (UTC; contract §4). Runs inside the caller's transaction, and takes its first locks:
- * the usage of every workspace that may gain one, in workspace id order. Its writers are
- * the only ones that create organisations, so under that lock the count is exact.
+ * (UTC; contract §4). Runs inside the caller's transaction and takes no lock for the count:
+ * it reads the month's count as it stands, creates what the room it read allows, and adds
+ * what it created to the count with the commit (`workspace_usage_add`, migration 0031),
+ * which fails as a serialization failure, to be done again, when another transaction took
+ * the room meanwhile. So the limit holds exactly, and only a transaction that created an
+ * organisation locks a workspace's count, for no longer than its commit takes.
  */
 export async function ensureOrganisations(
   tx: Transaction<Database>,
@@ -65,14 +68,11 @@ export async function ensureOrganisations(
   const result: Organisations = { ids: found, created: [], remember: () => {} };
   if (missing.size === 0) return result;
   const absent = [...missing.values()];
-  await tx.lock(usageLocks(absent.map((a) => a.workspaceId)));
-  // A statement of its own, after the lock: its snapshot then holds every organisation
-  // made by the writers it waited for.
   const { rows } = await sql<{
     workspace_id: string;
     domain: string | null;
     id: string | null;
-    created: boolean;
+    found: 'existing' | 'created' | 'taken' | 'full';
   }>`${PREPARED}
     WITH wanted AS (
       SELECT * FROM unnest(${absent.map((a) => a.workspaceId)}::uuid[],
@@ -87,58 +87,83 @@ export async function ensureOrganisations(
       WHERE NOT EXISTS (SELECT 1 FROM existing e
                         WHERE e.workspace_id = k.workspace_id AND e.domain = k.domain)
     ), room AS (
-      SELECT w.id AS workspace_id, w.usage_limit - (
-        SELECT count(*) FROM organisations o WHERE o.workspace_id = w.id
-          AND o.created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
-      ) AS left_this_month
-      FROM workspaces w WHERE w.id IN (SELECT workspace_id FROM absent)
+      SELECT w.id AS workspace_id, w.usage_limit - coalesce(u.organisations, 0) AS left_this_month
+      FROM workspaces w
+      LEFT JOIN workspace_usage u ON u.workspace_id = w.id
+        AND u.month = date_trunc('month', now() AT TIME ZONE 'UTC')::date
+      WHERE w.id IN (SELECT workspace_id FROM absent)
+    ), tried AS (
+      SELECT a.* FROM absent a JOIN room r USING (workspace_id) WHERE a.rank <= r.left_this_month
     ), inserted AS (
       INSERT INTO organisations (workspace_id, id, domain, name, identification, status, excluded)
-      SELECT a.workspace_id, gen_random_uuid(), a.domain, a.name, a.identification,
+      SELECT t.workspace_id, gen_random_uuid(), t.domain, t.name, t.identification,
         CASE WHEN x.excluded THEN 'hidden' ELSE 'lead' END, x.excluded
-      FROM absent a JOIN room r USING (workspace_id)
+      FROM tried t
       -- An organisation of an excluded domain (contract §17) arrives hidden.
       CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM excluded_domains d
-        WHERE d.workspace_id = a.workspace_id
-          AND d.domain = ANY(domain_and_parents(a.domain))) AS excluded) x
-      WHERE a.rank <= r.left_this_month
+        WHERE d.workspace_id = t.workspace_id
+          AND d.domain = ANY(domain_and_parents(t.domain))) AS excluded) x
+      -- In key order: transactions making the same organisations wait for each other in one
+      -- order (nothing else serialises them now).
+      ORDER BY t.workspace_id, t.domain
       ON CONFLICT (workspace_id, domain) DO NOTHING
       RETURNING workspace_id, domain, id
     )
-    SELECT workspace_id, domain, id, false AS created FROM existing
+    SELECT workspace_id, domain, id, 'existing' AS found FROM existing
     UNION ALL
-    SELECT workspace_id, domain, id, true AS created FROM inserted
+    SELECT workspace_id, domain, id, 'created' FROM inserted
+    UNION ALL
+    -- Made by another transaction since this statement began (the insert waited for it).
+    SELECT t.workspace_id, t.domain, NULL, 'taken' FROM tried t
+    WHERE NOT EXISTS (SELECT 1 FROM inserted i
+                      WHERE i.workspace_id = t.workspace_id AND i.domain = t.domain)
     UNION ALL
     -- The workspaces this group fills: no domain, no id.
-    SELECT r.workspace_id, NULL, NULL, false FROM room r
+    SELECT r.workspace_id, NULL, NULL, 'full' FROM room r
     WHERE r.left_this_month <= (SELECT count(*) FROM inserted i WHERE i.workspace_id = r.workspace_id)`.execute(
     await tx.db(),
   );
+  const taken = rows.filter((row) => row.found === 'taken');
+  if (taken.length > 0) {
+    // A statement of its own: its snapshot holds what the insert waited for.
+    const { rows: made } = await sql<{ workspace_id: string; domain: string; id: string }>`
+      SELECT o.workspace_id, o.domain, o.id FROM organisations o
+      JOIN unnest(${taken.map((row) => row.workspace_id)}::uuid[],
+        ${taken.map((row) => row.domain)}::text[]) AS k(workspace_id, domain)
+        USING (workspace_id, domain)`.execute(await tx.db());
+    rows.push(...made.map((row) => ({ ...row, found: 'existing' as const })));
+  }
+  const created = new Map<string, number>();
+  for (const row of rows) {
+    if (row.found === 'created') {
+      created.set(row.workspace_id, (created.get(row.workspace_id) ?? 0) + 1);
+    }
+  }
+  if (created.size > 0) tx.beforeCommit(usageCount(created));
   const month = thisMonth();
-  for (const { workspace_id: workspaceId, domain, id, created } of rows) {
+  for (const { workspace_id: workspaceId, domain, id, found: how } of rows) {
     if (domain === null || id === null) continue;
     found.set(organisationKey(workspaceId, domain), id);
-    if (created) result.created.push({ workspaceId, id });
+    if (how === 'created') result.created.push({ workspaceId, id });
   }
   result.remember = () => {
-    for (const { workspace_id: workspaceId, domain, id } of rows) {
-      if (domain === null || id === null) full.set(workspaceId, month);
-      else ids.set(organisationKey(workspaceId, domain), id);
+    for (const { workspace_id: workspaceId, domain, id, found: how } of rows) {
+      if (how === 'full') full.set(workspaceId, month);
+      else if (domain !== null && id !== null) ids.set(organisationKey(workspaceId, domain), id);
     }
   };
   return result;
 }
 
 /**
- * The workspaces' usage locks, in id order: their rows, FOR NO KEY UPDATE, which does not
- * wait for (nor hold up) the key-share locks that inserting sessions and organisations
- * takes on them through their foreign keys. SQL without parameters, for Transaction.lock.
+ * SQL for Transaction.beforeCommit: the organisations created per workspace added to the
+ * month's counts (in workspace order, by the function), built from checked UUIDs.
  */
-function usageLocks(workspaceIds: string[]): string {
-  const sorted = [...new Set(workspaceIds)].sort();
-  if (!sorted.every((id) => UUID.test(id))) throw new Error('A workspace id is not a UUID.');
-  return `SELECT 1 FROM workspaces WHERE id IN (${sorted.map((id) => `'${id}'`).join(', ')})
-    ORDER BY id FOR NO KEY UPDATE`;
+function usageCount(created: Map<string, number>): string {
+  const workspaces = [...created.keys()];
+  if (!workspaces.every((id) => UUID.test(id))) throw new Error('A workspace id is not a UUID.');
+  return `SELECT workspace_usage_add(ARRAY[${workspaces.map((id) => `'${id}'`).join(', ')}]::uuid[],
+    ARRAY[${workspaces.map((id) => created.get(id) ?? 0).join(', ')}]::integer[])`;
 }
 
 /** Whether the workspace has this organisation. */

@@ -8,8 +8,9 @@ import { startReceiver } from '../helpers/receiver.js';
 import { until } from '../helpers/wait.js';
 
 // Four workspaces gain organisations at once, two of them with small usage limits, through
-// two servers on one database (so four writers at a time): the writer's locks (workspace
-// usage, then visitors) are taken in one order in one transaction.
+// two servers on one database (so four writers at a time): the writer's locks (the
+// organisations it makes, then visitors, and at its commit the rollups and the month's
+// counts) are taken in one order in one transaction.
 const WORKSPACES = [
   { limit: 7, webhooks: true },
   { limit: 1000, webhooks: true },

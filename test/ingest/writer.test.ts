@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { visitorLocks } from '../../src/ingest/store.js';
 import { type Answer, client, startTestApp, type TestApp } from '../helpers/app.js';
 import { collector, pageview, processed, visit } from '../helpers/collect.js';
 import { until } from '../helpers/wait.js';
@@ -183,7 +184,7 @@ describe('a request whose write fails in the database', () => {
 });
 
 describe('the usage limit', () => {
-  it('counts an organisation another server made while this one waited for the workspace', async () => {
+  it('counts an organisation another server made while this one wrote: its batch is done again', async () => {
     const w = await workspace(2);
     const now = Date.now();
     const identify = (domain: string) =>
@@ -193,13 +194,15 @@ describe('the usage limit', () => {
         ]),
       );
     expect((await identify('first-firm.com')).status).toBe(202);
-    // Another server's writer holds the workspace's usage and creates the second.
+    const retriesBefore = await metric('footfall_write_retries_total', 'reason="serialization"');
+    // Another server's writer creates the second and, at its commit, holds the month's count.
     await other.query('BEGIN');
-    await other.query('SELECT 1 FROM workspaces WHERE id = $1 FOR NO KEY UPDATE', [w.id]);
     await other.query(
       `INSERT INTO organisations (workspace_id, id, domain) VALUES ($1, gen_random_uuid(), 'other-server.com')`,
       [w.id],
     );
+    await other.query(`SELECT workspace_usage_add(ARRAY[$1]::uuid[], ARRAY[1])`, [w.id]);
+    // This one read a count of 1, made the third and waits for the count at its own commit.
     const third = identify('third-firm.com');
     await until(async () => (await waitingForLocks()) >= 1);
     await other.query('COMMIT');
@@ -209,6 +212,9 @@ describe('the usage limit', () => {
       t.database.db,
     );
     expect(rows.map((row) => row.domain)).toEqual(['first-firm.com', 'other-server.com']);
+    expect(await metric('footfall_write_retries_total', 'reason="serialization"')).toBeGreaterThan(
+      retriesBefore,
+    );
   });
 });
 
@@ -216,9 +222,10 @@ describe('a deadlock', () => {
   it('is retried inside the server: the request is acknowledged and stored', async () => {
     const w = await workspace();
     const email = 'pat@deadlock-firm.com';
+    const visitor = randomUUID();
     const retriesBefore = await metric('footfall_write_retries_total', 'reason="deadlock"');
     // The other transaction holds the contact the write will upsert, the write holds the
-    // workspace's usage; then the other asks for that too. PostgreSQL ends the write (it
+    // visitor's lock; then the other asks for that too. PostgreSQL ends the write (it
     // waited first; the other checks for deadlocks only after 10 s).
     await other.query("SET deadlock_timeout = '10s'");
     await other.query('BEGIN');
@@ -227,10 +234,12 @@ describe('a deadlock', () => {
       [w.id, email],
     );
     const answer = send(
-      visit(w.script, [{ type: 'identify', ts: Date.now(), url: 'https://site.example/', email }]),
+      visit(w.script, [{ type: 'identify', ts: Date.now(), url: 'https://site.example/', email }], {
+        visitor,
+      }),
     );
     await until(async () => (await waitingForLocks()) >= 1);
-    await other.query('SELECT 1 FROM workspaces WHERE id = $1 FOR NO KEY UPDATE', [w.id]);
+    await other.query(visitorLocks([`${w.id} ${visitor}`]));
     await other.query('COMMIT');
     await other.query('RESET deadlock_timeout');
     expect((await answer).status).toBe(202);
