@@ -79,7 +79,9 @@ await app.register(async (scope) => {
 await app.listen({ port: 0, host: '127.0.0.1' });
 const children: ChildProcess[] = await Promise.all(
   Array.from({ length: workers }, async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/worker.ts'], {
+    // BENCH_WORKER_NODE_ARGS: flags for the workers' Node (say, --cpu-prof).
+    const flags = process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    const child = spawn(process.execPath, [...flags, '--import', 'tsx', 'bench/worker.ts'], {
       env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, TOKEN_SECRET: tokenSecret },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -3,14 +3,15 @@
 //
 // For each load (BENCH_LOADS, as bench/collector.ts), the bare 204 endpoint is driven closed
 // loop (BENCH_CONNECTIONS, 50) for its rate. Then requests are offered open loop at a fixed
-// rate for BENCH_STEP_SECONDS (60): a step passes when the offered rate was delivered (97 %),
-// every answer was 202, the processing lag stayed at p99 ≤ 2 s and the backlog did not grow
-// (the inbox is empty again within 2 s of the step's end). Connections: one per 4 requests a
-// second (up to 1,000), so an answer may take 250 ms without the rate falling short. The lag is sampled every 250 ms:
-// the age of the oldest unprocessed request (footfall_ingest_lag_seconds), or, for a version
-// that processes before it answers, the answer's own time. The rate starts at
-// BENCH_START_RATIO (0.02) of the bare rate, grows by half while steps pass (or halves
-// while they fail), then is bisected BENCH_BISECT (2) times between a pass and a failure.
+// rate for BENCH_STEP_SECONDS (60), a connection per 4 requests a second (up to 1,000), so an
+// answer may take 250 ms without the rate falling short. A step passes when the offered rate
+// was delivered (97 %), every answer was 202, the processing lag stayed at p99 ≤ 2 s and the
+// backlog did not grow (the inbox is empty again within 2 s of the step's end). The lag is
+// sampled every 250 ms: the age of the oldest unprocessed request
+// (footfall_ingest_lag_seconds), or, for a version that processes before it answers, the
+// answer's own time. After 15 s of warm-up (not reported), the rate starts at
+// BENCH_START_RATIO (0.02) of the bare rate, grows by half while steps pass (or halves while
+// they fail), then is bisected BENCH_BISECT (2) times between a pass and a failure.
 //
 // BENCH_AGAINST=<another checkout>: that version (A) and this one (B) take the loads in turn
 // (A then B per load), each over a database of its own. BENCH_WORKERS=N runs N worker
@@ -31,6 +32,7 @@ const STEP_S = Number(process.env.BENCH_STEP_SECONDS ?? 60);
 const START_RATIO = Number(process.env.BENCH_START_RATIO ?? 0.02);
 const BISECT = Number(process.env.BENCH_BISECT ?? 2);
 const BARE_S = 10;
+const WARM_UP_S = 15;
 const LAG_LIMIT_S = 2;
 // Enough connections that a fixed rate is kept however slow an answer (open loop).
 const OPEN_CONNECTIONS = 1_000;
@@ -81,7 +83,12 @@ interface Step {
 }
 
 /** Offers `rate` requests per second for STEP_S, open loop; what it showed. */
-async function step(server: BenchServer, load: Load, rate: number): Promise<Step> {
+async function step(
+  server: BenchServer,
+  load: Load,
+  rate: number,
+  seconds = STEP_S,
+): Promise<Step> {
   const script = load.fresh ? server.freshScript : server.script;
   const workspace = load.fresh ? server.freshWorkspace : server.workspace;
   const before = await server.count('events', workspace);
@@ -101,7 +108,7 @@ async function step(server: BenchServer, load: Load, rate: number): Promise<Step
         method: 'POST',
         connections: Math.min(OPEN_CONNECTIONS, Math.max(10, Math.ceil(rate / 4))),
         overallRate: rate,
-        duration: STEP_S,
+        duration: seconds,
         timeout: 30,
         headers: { 'content-type': 'text/plain;charset=UTF-8' },
         requests: [
@@ -136,7 +143,7 @@ async function step(server: BenchServer, load: Load, rate: number): Promise<Step
   // A version that processes before it answers: its lag is the answer's time.
   const lagP99 = lags.length > 0 ? percentile(lags, 99) : result.latency.p99 / 1000;
   const stored = (await server.count('events', workspace)) - before;
-  const delivered = result['2xx'] / STEP_S;
+  const delivered = result['2xx'] / seconds;
   const failed = result.non2xx + result.errors + result.timeouts;
   const passed =
     failed === 0 &&
@@ -177,6 +184,8 @@ for (const load of chosenLoads()) {
     let good = 0;
     let bad = Number.POSITIVE_INFINITY;
     let rate = Math.max(10, bare * START_RATIO);
+    // Warm-up, not reported: caches, prepared statements and the JIT, as a running server has.
+    await step(server, load, rate, WARM_UP_S);
     // Up by half while steps pass (down by half while the first ones fail), then bisected.
     for (;;) {
       const result = await step(server, load, rate);
