@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shardOf } from '../../src/ingest/inbox.js';
 import { visitorLocks } from '../../src/ingest/store.js';
 import { type Answer, client, startTestApp, type TestApp } from '../helpers/app.js';
 import { collector, pageview, processed, visit } from '../helpers/collect.js';
@@ -71,14 +72,22 @@ const metric = async (name: string, labels = '') => {
  * and then goes into one group.
  */
 async function holdingWrites<T>(
-  blocked: () => Promise<Answer>,
+  blocked: (visitor: string) => Promise<Answer>,
   queued: () => Promise<T>,
 ): Promise<{ blocked: Answer[]; queued: T }> {
   await other.query('BEGIN; LOCK TABLE events IN SHARE MODE');
   try {
     const blockedDone: Promise<Answer>[] = [];
-    for (const waiting of [1, 2]) {
-      blockedDone.push(blocked());
+    // Visitors in lanes of their own: the worker holding the first's lane would hold the
+    // second's too, and the second write would never start.
+    const first = randomUUID();
+    let second = randomUUID();
+    while (shardOf(second) === shardOf(first)) second = randomUUID();
+    for (const [waiting, visitor] of [
+      [1, first],
+      [2, second],
+    ] as const) {
+      blockedDone.push(blocked(visitor));
       // Generous: a first request of a new workspace is slow while the whole suite runs.
       await until(async () => (await waitingForLocks()) >= waiting, 60_000).catch(async (error) => {
         const { rows } = await other.query(
@@ -170,7 +179,7 @@ describe('a request whose write fails in the database', () => {
       );
     const splitsBefore = await metric('footfall_write_splits_total');
     const answers = await holdingWrites(
-      () => send(visit(w.script, [pageview('https://site.example/x', now)])),
+      (visitor) => send(visit(w.script, [pageview('https://site.example/x', now)], { visitor })),
       () =>
         Promise.all([
           identify('ann@first-firm.com', now - 2000),
