@@ -10,15 +10,18 @@
 // BENCH_LOADS picks loads by name; bench/collector-ab.ts compares two versions.
 // BENCH_WORKERS=N runs the collector (role `collector`) and N worker processes apart; after
 // each run it waits until the inbox is empty and reports the CPU per fully processed request.
+// BENCH_ACK_ALONE=1 (with BENCH_WORKERS): the workers are stopped while the collector is
+// measured, as with collectors and workers on machines of their own, and drain the inbox after.
 
 import type autocannon from 'autocannon';
 import { CONNECTIONS, chosenLoads, drive, startBenchServer } from './lib/collector-loads.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 15);
+const ACK_ALONE = process.env.BENCH_ACK_ALONE === '1' && Number(process.env.BENCH_WORKERS) > 0;
 const WARM_UP_S = Math.min(3, DURATION_S);
 
-const server = await startBenchServer();
 const loads = chosenLoads();
+const server = await startBenchServer();
 console.log(
   `${CONNECTIONS} connections, ${DURATION_S} s per run after ${WARM_UP_S} s of warm-up; body bytes: ` +
     loads.map((load) => `${load.name} ~${Buffer.byteLength(load.body(server.script))}`).join(', '),
@@ -26,12 +29,25 @@ console.log(
 const line = (name: string, r: autocannon.Result) =>
   `| ${name} | ${Math.round(r.requests.average)} | ${r.latency.p50} | ${r.latency.p99} | ${r['2xx']} | ${r.non2xx + r.errors + r.timeouts} |`;
 let lost = 0;
+async function drained() {
+  let backlog = Number.POSITIVE_INFINITY;
+  while (backlog > 0) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    backlog = (await server.metrics()).get('footfall_ingest_backlog_events') ?? 0;
+  }
+}
 for (const load of loads) {
   const script = load.fresh ? server.freshScript : server.script;
   const workspace = load.fresh ? server.freshWorkspace : server.workspace;
   await drive(`${server.url}/bench/bare`, load, script, WARM_UP_S);
+  const bareCpu = server.cpu().collector;
   const bare = await drive(`${server.url}/bench/bare`, load, script, DURATION_S);
+  const bareCpuPerRequest =
+    bareCpu === null ? null : (((server.cpu().collector ?? 0) - bareCpu) / bare['2xx']) * 1000;
   await drive(`${server.url}/t/collect`, load, script, WARM_UP_S);
+  // The warm-up's events are counted as stored before, so they must be stored by then.
+  await drained();
+  if (ACK_ALONE) await server.workers('stop');
   const before = {
     events: await server.count('events', workspace),
     sessions: await server.count('sessions', workspace),
@@ -43,11 +59,8 @@ for (const load of loads) {
   const acknowledgedCpu = server.cpu();
   // Acknowledged is not yet processed (contract §19): the workers drain the inbox.
   const drainStarted = performance.now();
-  let backlog = Number.POSITIVE_INFINITY;
-  while (backlog > 0) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    backlog = (await server.metrics()).get('footfall_ingest_backlog_events') ?? 0;
-  }
+  if (ACK_ALONE) await server.workers('start');
+  await drained();
   const drainSeconds = (performance.now() - drainStarted) / 1000;
   const cpu = server.cpu();
   const stored = (await server.count('events', workspace)) - before.events;
@@ -82,7 +95,7 @@ for (const load of loads) {
     `backlog after the run drained in ${drainSeconds.toFixed(1)} s: processed ${(collect['2xx'] / (DURATION_S + drainSeconds)).toFixed(0)} requests/s over the run and the drain`,
   );
   console.log(
-    `CPU per request until acknowledged: server ${perRequest('server', acknowledgedCpu)} (its own process ${perRequest('collector', acknowledgedCpu)}), database ${perRequest('database', acknowledgedCpu)}`,
+    `CPU per request until acknowledged: server ${perRequest('server', acknowledgedCpu)} (its own process ${perRequest('collector', acknowledgedCpu)}; the bare endpoint's ${bareCpuPerRequest?.toFixed(3) ?? '?'} ms), database ${perRequest('database', acknowledgedCpu)}`,
   );
   console.log(
     `CPU per fully processed request: server ${perRequest('server')}, database ${perRequest('database')}`,

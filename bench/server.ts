@@ -68,6 +68,40 @@ const app = await buildApp({
   keys,
   tokens: new Tokens(database.db, keys.tokenSigning),
 });
+// BENCH_WORKER_NODE_ARGS: flags for the workers' Node (say, --cpu-prof).
+const workerFlags = process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+async function startWorker(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...workerFlags, '--import', 'tsx', 'bench/worker.ts'], {
+    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, TOKEN_SECRET: tokenSecret },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  // Ready once it prints its line.
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`a bench worker exited (${code})`)));
+  });
+  child.stdout?.resume();
+  return child;
+}
+const stopWorker = (child: ChildProcess) =>
+  new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+let children: ChildProcess[] = [];
+// The bench may hold the workers while it measures the acknowledgement alone (as with
+// collectors and workers on machines of their own), then let them drain the inbox.
+await app.register(async (scope) => {
+  scope.post('/bench/workers/stop', async () => {
+    await Promise.all(children.map(stopWorker));
+    children = [];
+    return { workers: 0 };
+  });
+  scope.post('/bench/workers/start', async () => {
+    children = [...children, ...(await Promise.all(Array.from({ length: workers }, startWorker)))];
+    return { workers: children.length };
+  });
+});
 await app.register(async (scope) => {
   scope.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) =>
     done(null, body),
@@ -77,23 +111,7 @@ await app.register(async (scope) => {
   );
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
-const children: ChildProcess[] = await Promise.all(
-  Array.from({ length: workers }, async () => {
-    // BENCH_WORKER_NODE_ARGS: flags for the workers' Node (say, --cpu-prof).
-    const flags = process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-    const child = spawn(process.execPath, [...flags, '--import', 'tsx', 'bench/worker.ts'], {
-      env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, TOKEN_SECRET: tokenSecret },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    // Ready once it prints its line.
-    await new Promise<void>((resolve, reject) => {
-      child.stdout?.once('data', () => resolve());
-      child.once('exit', (code) => reject(new Error(`a bench worker exited (${code})`)));
-    });
-    child.stdout?.resume();
-    return child;
-  }),
-);
+children = await Promise.all(Array.from({ length: workers }, startWorker));
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
 process.stdout.write(
@@ -106,15 +124,7 @@ process.stdout.write(
   })}\n`,
 );
 process.on('SIGTERM', async () => {
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise((resolve) => {
-          child.once('exit', resolve);
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await Promise.all(children.map(stopWorker));
   await app.close();
   await database.close();
   process.exit(0);

@@ -18,8 +18,11 @@ const app = await buildApp({
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write('ready\n');
-process.on('SIGTERM', async () => {
+const stop = async () => {
   await app.close();
   await database.close();
   process.exit(0);
-});
+};
+process.on('SIGTERM', stop);
+// The bench server may die without a word (SIGKILL): its IPC channel closing says so.
+process.on('disconnect', stop);

@@ -153,6 +153,8 @@ export interface BenchServer {
    * of its (embedded) database; null where unknown.
    */
   cpu(): { server: number | null; collector: number | null; database: number | null };
+  /** Stops (`stop`) or starts again (`start`) the server's worker processes (BENCH_WORKERS). */
+  workers(action: 'stop' | 'start'): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -234,6 +236,10 @@ export async function startBenchServer(
       collector: server.pid ? ownCpuSeconds(server.pid) : null,
       database: db.pid ? treeCpuSeconds(db.pid) : null,
     }),
+    workers: async (action) => {
+      const response = await fetch(`${ready.url}/bench/workers/${action}`, { method: 'POST' });
+      if (!response.ok) throw new Error(`bench workers ${action}: ${response.status}`);
+    },
     stop: async () => {
       await client.end();
       server.kill('SIGTERM');
