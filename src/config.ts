@@ -27,6 +27,8 @@ export interface Config {
   ingestWorkers: number;
   /** Requests per batch taken from the inbox. */
   ingestBatch: number;
+  /** After a part batch, how long a worker lets requests gather before the next batch. */
+  ingestGatherMs: number;
   webhookRetrySeconds: number[];
   /** The whole of one webhook attempt (connect, send, status line) must fit in this. */
   webhookTimeoutSeconds: number;
@@ -222,6 +224,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     ingestBacklogMax: integer(env, 'INGEST_BACKLOG_MAX', 1_000_000, 0, 1_000_000_000),
     ingestWorkers: integer(env, 'INGEST_WORKERS', 2, 1, 32),
     ingestBatch: integer(env, 'INGEST_BATCH', 500, 1, 10_000),
+    ingestGatherMs: integer(env, 'INGEST_GATHER_MS', 200, 0, 2_000),
     webhookRetrySeconds: retrySchedule(env),
     webhookTimeoutSeconds: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 30),
     notificationLeaseSeconds: integer(env, 'NOTIFICATION_LEASE_SECONDS', 60, 3, 3600),

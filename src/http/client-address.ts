@@ -21,9 +21,15 @@ export function asIp(text: string | undefined): string | null {
   else if (/^[\d.]+:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(':'));
   address = address.replace(/%.*$/, '');
   // Four dotted decimals only: ipaddr also reads "1" or "0x7f.1", which PostgreSQL does not.
-  if (ipaddr.IPv4.isValidFourPartDecimal(address)) return address;
+  if (isDottedQuad(address)) return address;
   return ipaddr.IPv6.isValid(address) ? address : null;
 }
+
+const DOTTED_QUAD = /^(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})$/;
+// Checked here, on every collect request, rather than by ipaddr's general parser; a leading
+// zero (octal to some readers) is refused, as ipaddr does.
+const isDottedQuad = (text: string) =>
+  DOTTED_QUAD.exec(text)?.slice(1).every((part) => Number(part) <= 255) ?? false;
 
 /**
  * What one client is for a per-address rate limit: its IPv4 address, or its IPv6 address's
@@ -31,7 +37,9 @@ export function asIp(text: string | undefined): string | null {
  * through 2^64 addresses and never be limited.
  */
 export function clientNetwork(request: FastifyRequest): string {
-  const address = ipaddr.process(clientIp(request));
+  const ip = clientIp(request);
+  if (isDottedQuad(ip)) return ip;
+  const address = ipaddr.process(ip);
   if (address.kind() === 'ipv4') return address.toString();
   const prefix = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
   return `${prefix.join(':')}::/64`;

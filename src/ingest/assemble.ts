@@ -85,6 +85,7 @@ export async function assembleIngest(
     }),
     metrics,
     batchRequests: config.ingestBatch,
+    gatherMs: config.ingestGatherMs,
     log,
   });
   // The one place the sink is chosen: the inbox, acknowledged once appended. A process that

@@ -32,6 +32,8 @@ export interface DrainDeps {
   metrics: IngestMetrics;
   /** Requests per batch: one transaction of the writer's phases. */
   batchRequests: number;
+  /** How long requests gather after a part batch before the next (0: take them at once). */
+  gatherMs?: number;
   /** Ids and SQLSTATEs only: a failing value may be personal data. */
   log: (message: string) => void;
 }
@@ -70,13 +72,17 @@ export class InboxWorker {
   }
 
   /**
-   * Runs `workers` loops until stopped: each drains while there is work, then waits for
-   * `wake()` or `idleMs`. A database out of reach is reported and waited out.
+   * Runs `workers` loops until stopped: each drains full batches while there are some; after
+   * a part batch it lets requests gather for `gatherMs` (a batch costs less per request the
+   * larger it is, and a steady load would otherwise be taken a few requests at a time); with
+   * nothing to do it waits for `wake()` or `idleMs`. A database out of reach is reported and
+   * waited out.
    */
   start(workers: number, idleMs: number, onError: (error: unknown) => void) {
+    const gatherMs = this.deps.gatherMs ?? 0;
     let stopped = false;
     const waiting = new Set<() => void>();
-    const pause = (ms: number) =>
+    const pause = (ms: number, wakeable = true) =>
       new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer);
@@ -84,13 +90,14 @@ export class InboxWorker {
           resolve();
         };
         const timer = setTimeout(done, ms);
-        waiting.add(done);
+        if (wakeable) waiting.add(done);
       });
     const loop = async () => {
       while (!stopped) {
         try {
-          if ((await this.drainOnce()) > 0) continue;
-          await pause(idleMs);
+          const handled = await this.drainOnce();
+          if (handled >= this.deps.batchRequests || (handled > 0 && gatherMs === 0)) continue;
+          await (handled > 0 ? pause(gatherMs, false) : pause(idleMs));
         } catch (error) {
           onError(error);
           await pause(Math.max(idleMs, 1000));

@@ -66,7 +66,10 @@ export function inboxSink(
   };
   const writer = new GroupCommit<WriteRequest>((requests) => withoutGoneScripts(requests, append), {
     maxItems: 1000, // requests, each with up to 100 events
-    concurrency: 4,
+    // One append at a time: the requests that arrive meanwhile make the next group larger,
+    // and a request costs less the larger its group (25 a group at 50 connections, against
+    // 13 with four at a time: 0.21 ms of the collector's CPU a request against 0.24).
+    concurrency: 1,
     retry: { when: (error) => isTransient(writeFailure(error)), attempts: 5, delayMs: 10 },
     onWrite: (count, ms) => {
       metrics.groupSize.observe(count);

@@ -34,6 +34,8 @@ const FORWARDED: [string, string | null][] = [
   ['unknown', 'Proxy'],
   ['not an address', 'Proxy'],
   ['203.0.113.999', 'Proxy'],
+  ['203.0.113.07', 'Proxy'],
+  ['203.0.113', 'Proxy'],
 ];
 
 describe('a non-IP X-Forwarded-For from a trusted proxy', () => {
