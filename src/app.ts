@@ -279,7 +279,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     scoringRoutes(api, deps);
     zapierRoutes(api, deps);
     crmRoutes(api, deps);
-    contactRoutes(api, deps);
+    contactRoutes(api, deps, reads);
     exportRoutes(api, deps, reads);
     webhookRoutes(api, deps);
     notificationRoutes(api, deps, { segmentExists });
