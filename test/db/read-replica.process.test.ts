@@ -15,6 +15,13 @@ import { loadKeys } from '../../src/http/keys.js';
 import { Tokens } from '../../src/http/tokens.js';
 import { client } from '../helpers/app.js';
 import { type OwnPostgres, startOwnPostgres } from '../helpers/own-postgres.js';
+import {
+  finished,
+  freePort,
+  killStragglers,
+  spawnFootfall,
+  waitUntilReady,
+} from '../helpers/process.js';
 import { until } from '../helpers/wait.js';
 
 // A primary of the test's own and a real streaming replica of it (pg_basebackup -R), both
@@ -138,6 +145,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  killStragglers();
   for (const server of servers) await server.close();
   await database?.close();
   await primary?.remove();
@@ -291,6 +299,37 @@ describe('a read replica (DATABASE_READ_URL)', () => {
       async () =>
         (await metric(servers[0]?.url as string, /^footfall_replica_lag_seconds (\S+)/m)) === 0,
     );
+  });
+
+  it('is what `footfall serve` does with DATABASE_READ_URL set', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const child = spawnFootfall(['serve', '--role', 'api'], {
+      DATABASE_URL: config.databaseUrl as string,
+      DATABASE_READ_URL: config.databaseReadUrl as string,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      TOKEN_SECRET: config.tokenSecret as string,
+    });
+    const output = finished(child);
+    try {
+      await waitUntilReady(url, output);
+      await until(async () => (await metric(url, /^footfall_replica_up (\d+)/m)) === 1);
+      await mark();
+      const marker = unique('served');
+      const list = await client(url, token)(
+        'GET',
+        `/v1/workspaces/${workspace}/organisations?name=${marker}`,
+      );
+      expect(list.status).toBe(200);
+      expect(await ran(marker)).toEqual(['replica']);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const { code, stdout, stderr } = await output;
+    expect(code).toBe(0);
+    expect(stdout + stderr).not.toContain(config.databaseReadUrl as string);
   });
 
   it('reads from the primary when the replica is stopped, and says so', async () => {
