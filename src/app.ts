@@ -16,6 +16,7 @@ import { Contact } from './contacts/schemas.js';
 import { customFieldRoutes } from './custom-fields/routes.js';
 import { CustomField, CustomFieldValue } from './custom-fields/schemas.js';
 import { DatabaseOutage } from './db/outage.js';
+import { ReadRouting } from './db/read-routing.js';
 import type { Database } from './db/schema.js';
 import { demoRoutes } from './demo/routes.js';
 import { exportRoutes } from './exports/routes.js';
@@ -30,6 +31,7 @@ import {
 import { badRequest, HttpError } from './http/errors.js';
 import { errorForLog, RequestLog, requestForLog } from './http/log.js';
 import { metricsAccess } from './http/metrics-access.js';
+import { fenceWrites } from './http/read-your-writes.js';
 import { ErrorBody } from './http/schemas.js';
 import { addSecurityHeaders, docsPolicy } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
@@ -194,6 +196,9 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     (message) => app.log.warn(message),
   );
   backlogMetrics(collector.metrics.registry, collector.backlog);
+  // Lists, exports and stats read from the replica when there is one (db/read-routing.ts).
+  const reads = deps.reads ?? ReadRouting.primaryOnly(deps.db);
+  reads.metrics(collector.metrics.registry);
   app.get(
     '/metrics',
     { schema: { hide: true }, onRequest: metricsAccess(config.metricsToken) },
@@ -245,6 +250,8 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     });
     // After the rate limit: a member's role is judged before the request's content is.
     api.addHook('preValidation', enforceRoles(deps.db));
+    // A user's write is on the replica before their next list, export or stats read is.
+    api.addHook('onSend', fenceWrites(reads));
     accountRoutes(api, deps, mailer);
     tokenRoutes(api, deps);
     workspaceRoutes(api, deps);
@@ -266,14 +273,14 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     segmentRoutes(api, deps);
     // organisations/ and segments/ reach sessions/ and notifications/ through their imports, so
     // these two are given the checks of the segments and organisations a request names.
-    sessionRoutes(api, deps, { segmentExists, organisationExists });
-    statsRoutes(api, deps);
-    organisationRoutes(api, deps);
+    sessionRoutes(api, deps, reads, { segmentExists, organisationExists });
+    statsRoutes(api, deps, reads);
+    organisationRoutes(api, deps, reads);
     scoringRoutes(api, deps);
     zapierRoutes(api, deps);
     crmRoutes(api, deps);
-    contactRoutes(api, deps);
-    exportRoutes(api, deps);
+    contactRoutes(api, deps, reads);
+    exportRoutes(api, deps, reads);
     webhookRoutes(api, deps);
     notificationRoutes(api, deps, { segmentExists });
   });

@@ -11,6 +11,13 @@ export interface Config {
   /** Absolute base URL used in pagination links and the tracking snippet; null means "from the request". */
   publicUrl: string | null;
   databaseUrl: string | null;
+  /**
+   * A streaming replica of DATABASE_URL that lists, exports and stats read from (contract
+   * §19); null: every read goes to the primary.
+   */
+  databaseReadUrl: string | null;
+  /** A replica further behind than this many seconds is passed over for the primary. */
+  replicaMaxLagSeconds: number;
   dataDir: string;
   /** As Fastify's `trustProxy`. */
   trustProxy: boolean | number | string[];
@@ -206,6 +213,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   }
   const publicUrl = absoluteUrl(env, 'PUBLIC_URL', ['http:', 'https:']);
   const metricsToken = text(env, 'METRICS_TOKEN') ?? null;
+  const databaseUrl = absoluteUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  // A password may be in it: never echoed.
+  const databaseReadUrl = absoluteUrl(env, 'DATABASE_READ_URL', ['postgres:', 'postgresql:'], true);
+  if (databaseReadUrl !== null && databaseUrl === null) {
+    // The embedded server has no replica: a read URL without DATABASE_URL is a mistake.
+    throw new ConfigError('DATABASE_READ_URL', 'needs DATABASE_URL (the primary) as well');
+  }
   if (metricsToken !== null && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) {
     throw new ConfigError('METRICS_TOKEN', 'must be at least 16 printable characters, no spaces');
   }
@@ -213,7 +227,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     port: integer(env, 'PORT', DEFAULT_PORT, 0, 65535),
     host: text(env, 'HOST') ?? '0.0.0.0',
     publicUrl: publicUrl?.replace(/\/+$/, '') ?? null,
-    databaseUrl: absoluteUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseUrl,
+    databaseReadUrl,
+    replicaMaxLagSeconds: integer(env, 'REPLICA_MAX_LAG_SECONDS', 10, 1, 3600),
     dataDir: path.resolve(cwd, text(env, 'DATA_DIR') ?? 'data'),
     trustProxy: trustProxy(env),
     sessionsOrganisationLimit: integer(env, 'SESSIONS_ORGANISATION_LIMIT', 10000, 1, 1_000_000),

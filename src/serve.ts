@@ -6,6 +6,7 @@ import { countUsers } from './auth/users.js';
 import { type Config, publicOrigin } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
+import { routeReads } from './db/read-routing.js';
 import { loadKeys } from './http/keys.js';
 import { Tokens } from './http/tokens.js';
 import { defaultAsnDatabases, networkTable } from './identify/network-owner.js';
@@ -16,6 +17,8 @@ import { mailServerName, mailServerProblem } from './mail/transport.js';
 export async function serve(config: Config): Promise<void> {
   const say = (message: string) => process.stderr.write(`footfall: ${message}\n`);
   const database = await openDatabase(config, 'server', say);
+  // DATABASE_READ_URL: lists, exports and stats read from the replica (db/read-routing.ts).
+  const reads = routeReads(config, database, say);
   let app: Awaited<ReturnType<typeof buildApp>>;
   let built: typeof app | undefined;
   try {
@@ -27,13 +30,14 @@ export async function serve(config: Config): Promise<void> {
     );
     const keys = await loadKeys(config);
     const tokens = new Tokens(database.db, keys.tokenSigning);
-    built = await buildApp({ config, db: database.db, keys, tokens });
+    built = await buildApp({ config, db: database.db, reads, keys, tokens });
     await built.listen({ port: config.port, host: config.host });
     app = built;
     if (config.role !== 'all') say(`serving as ${config.role} (contract §19 roles)`);
   } catch (error) {
     // The app's jobs started with it: stopped before the database they use goes.
     await built?.close();
+    await reads.close();
     await database.close();
     throw listenProblem(error, config) ?? error;
   }
@@ -47,6 +51,7 @@ export async function serve(config: Config): Promise<void> {
     stopping = true;
     app.log.info(`${signal} received: finishing open requests, then stopping`);
     await app.close();
+    await reads.close();
     await database.close();
     process.exit(0);
   };

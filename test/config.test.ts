@@ -54,6 +54,29 @@ describe('settings', () => {
     });
   });
 
+  it('reads the read replica, and never echoes its URL in an error', () => {
+    expect(loadConfig({})).toMatchObject({ databaseReadUrl: null, replicaMaxLagSeconds: 10 });
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://app@primary.example/footfall',
+      DATABASE_READ_URL: 'postgres://app:s3cret@replica.example/footfall',
+      REPLICA_MAX_LAG_SECONDS: '5',
+    });
+    expect(config).toMatchObject({
+      databaseReadUrl: 'postgres://app:s3cret@replica.example/footfall',
+      replicaMaxLagSeconds: 5,
+    });
+    expect(() =>
+      loadConfig({ DATABASE_READ_URL: 'postgres://app:s3cret@replica.example/footfall' }),
+    ).toThrow(/^Invalid setting DATABASE_READ_URL: needs DATABASE_URL/);
+    const wrong = () =>
+      loadConfig({
+        DATABASE_URL: 'postgres://app@primary.example/footfall',
+        DATABASE_READ_URL: 'mysql://app:s3cret@replica.example/footfall',
+      });
+    expect(wrong).toThrow(/^Invalid setting DATABASE_READ_URL:/);
+    expect(wrong).not.toThrow(/s3cret/);
+  });
+
   it('reads every kind of value', () => {
     const config = loadConfig({
       PORT: '8080',
@@ -93,6 +116,7 @@ describe('settings', () => {
     ['METRICS_TOKEN', 'long enough but with spaces'],
     ['STATEMENT_TIMEOUT_MS', '-1'],
     ['STATEMENT_TIMEOUT_MS', '30s'],
+    ['REPLICA_MAX_LAG_SECONDS', '0'],
   ])('refuses %s=%s and names the setting', (setting, value) => {
     expect(() => loadConfig({ [setting]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [setting]: value })).toThrow(

@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
+import type { ReadRouting } from '../db/read-routing.js';
 import type { Api, AppDeps } from '../http/api.js';
+import { userOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { checkPageWindow, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, WorkspaceParams, Wrapped } from '../http/schemas.js';
@@ -9,7 +11,8 @@ import { presentContact } from './present.js';
 import { Contact, ContactParams, ContactsQuery } from './schemas.js';
 import { findContact, findContactPage } from './store.js';
 
-export function contactRoutes(app: Api, deps: AppDeps): void {
+/** The list reads from the replica when there is one (`reads`). */
+export function contactRoutes(app: Api, deps: AppDeps, reads: ReadRouting): void {
   app.get(
     '/v1/workspaces/:workspaceUuid/contacts',
     {
@@ -28,14 +31,15 @@ export function contactRoutes(app: Api, deps: AppDeps): void {
       const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
       const query = request.query;
       checkPageWindow(query);
+      const db = await reads.reader(userOf(request));
       if (
         query.organisation_uuid !== undefined &&
-        !(await organisationExists(deps.db, workspace.id, query.organisation_uuid))
+        !(await organisationExists(db, workspace.id, query.organisation_uuid))
       ) {
         throw notFound('Organisation not found.');
       }
       const { rows, total } = await findContactPage(
-        deps.db,
+        db,
         {
           workspaceId: workspace.id,
           organisationId: query.organisation_uuid,

@@ -30,6 +30,7 @@ import * as crmSync from './migrations/0028_crm_sync.js';
 import * as ingestInbox from './migrations/0029_ingest_inbox.js';
 import * as writerRollups from './migrations/0030_writer_rollups.js';
 import * as usageCounter from './migrations/0031_usage_counter.js';
+import * as readFences from './migrations/0032_read_fences.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '0029_ingest_inbox': ingestInbox,
   '0030_writer_rollups': writerRollups,
   '0031_usage_counter': usageCounter,
+  '0032_read_fences': readFences,
 };
 
 /**

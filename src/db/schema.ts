@@ -12,6 +12,7 @@ export interface Database {
   access_tokens: AccessTokenTable;
   workspaces: WorkspaceTable;
   workspace_usage: WorkspaceUsageTable;
+  read_fences: ReadFenceTable;
   tracking_scripts: TrackingScriptTable;
   workspace_tags: WorkspaceTagTable;
   custom_fields: CustomFieldTable;
@@ -158,6 +159,14 @@ export interface WorkspaceTable {
  * A workspace's organisations created in a calendar month (UTC) that still exist: what its
  * usage limit counts (0031).
  */
+/** The primary's WAL position after a user's last write (db/read-routing.ts). */
+export interface ReadFenceTable {
+  user_id: string;
+  /** A pg_lsn, as text: `16/B374D848`. */
+  lsn: string;
+  written_at: Generated<Date>;
+}
+
 export interface WorkspaceUsageTable {
   workspace_id: string;
   /** The month's first day. */

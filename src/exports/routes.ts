@@ -1,7 +1,10 @@
 import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
+import type { Kysely } from 'kysely';
 import { publicOrigin } from '../config.js';
+import type { ReadRouting } from '../db/read-routing.js';
+import type { Database } from '../db/schema.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { userOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
@@ -23,11 +26,11 @@ const CsvFile = {
   content: { 'text/csv': { schema: { type: 'string' } } },
 };
 
-export function exportRoutes(app: Api, deps: AppDeps): void {
+export function exportRoutes(app: Api, deps: AppDeps, reads: ReadRouting): void {
   const base = publicOrigin(deps.config);
-  const segment = async (workspaceId: string, uuid: string | undefined) => {
+  const segment = async (db: Kysely<Database>, workspaceId: string, uuid: string | undefined) => {
     if (uuid === undefined) return undefined;
-    if (!(await segmentExists(deps.db, workspaceId, uuid))) {
+    if (!(await segmentExists(db, workspaceId, uuid))) {
       throw notFound('Segment not found.');
     }
     return uuid;
@@ -57,11 +60,12 @@ export function exportRoutes(app: Api, deps: AppDeps): void {
       const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
       const query = request.query;
       const range = dateRange(query, false);
-      const segmentId = await segment(workspace.id, query.segmentUuid);
-      const filters = await adHocFilters(deps.db, workspace.id, query);
-      const choices = await listChoices(deps.db, workspace.id, userOf(request), query);
+      const db = await reads.reader(userOf(request));
+      const segmentId = await segment(db, workspace.id, query.segmentUuid);
+      const filters = await adHocFilters(db, workspace.id, query);
+      const choices = await listChoices(db, workspace.id, userOf(request), query);
       const rows = organisationRows(
-        deps.db,
+        db,
         { workspaceId: workspace.id, name: query.name, range, segmentId, filters, ...choices },
         (id) => dashboardLink(base, workspace.id, id),
       );
@@ -92,12 +96,14 @@ export function exportRoutes(app: Api, deps: AppDeps): void {
     async (request, reply) => {
       const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
       const query = request.query;
+      const range = dateRange(query, false);
+      const db = await reads.reader(userOf(request));
       const rows = sessionRows(
-        deps.db,
+        db,
         {
           workspaceId: workspace.id,
-          range: dateRange(query, false),
-          segmentId: await segment(workspace.id, query.segmentUuid),
+          range,
+          segmentId: await segment(db, workspace.id, query.segmentUuid),
           url: query.url,
           referrer: query.referrer,
           visitorId: query.visitor_uuid,

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
+import type { ReadRouting } from '../db/read-routing.js';
 import type { Database } from '../db/schema.js';
 import type { Mailer } from '../mail/transport.js';
 import type { Keys } from './keys.js';
@@ -21,7 +22,10 @@ export type Api = FastifyInstance<
 /** What the app needs from the outside; tests and `serve` build it the same way. */
 export interface AppDeps {
   config: Config;
+  /** The primary: every write, and every read not routed by `reads`. */
   db: Kysely<Database>;
+  /** Where lists, exports and stats read (DATABASE_READ_URL); all from `db` when absent. */
+  reads?: ReadRouting;
   keys: Keys;
   tokens: Tokens;
   /** DNS for the webhook address guard; the system's unless a test gives its own. */

@@ -1,6 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import { memberNamed } from '../accounts/store.js';
+import type { ReadRouting } from '../db/read-routing.js';
+import type { Database } from '../db/schema.js';
 import type { Api, AppDeps } from '../http/api.js';
 import { userOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
@@ -27,29 +30,32 @@ import { attachTag, detachTag } from './tags.js';
 const tags = ['Organisations'];
 const OrganisationRef = Type.Ref(Organisation);
 
-export function organisationRoutes(app: Api, deps: AppDeps): void {
+/** The list, the search and one organisation read from the replica when there is one. */
+export function organisationRoutes(app: Api, deps: AppDeps, reads: ReadRouting): void {
   /** The caller's workspace and one of its organisations, or 404. */
   const requireOrganisation = async (
     request: FastifyRequest,
     params: { workspaceUuid: string; organisationUuid: string },
+    db = deps.db,
   ) => {
     const workspace = await requireWorkspace(deps, request, params.workspaceUuid);
-    if (!(await organisationExists(deps.db, workspace.id, params.organisationUuid))) {
+    if (!(await organisationExists(db, workspace.id, params.organisationUuid))) {
       throw notFound('Organisation not found.');
     }
     return { workspaceId: workspace.id, organisationId: params.organisationUuid };
   };
   /** A page of the organisations matching `filters`, in the list's envelope. */
   const organisationPage = async (
+    db: Kysely<Database>,
     request: FastifyRequest,
     query: { page: number; size: number },
     filters: OrganisationFilters,
   ) => {
-    const { ids, total } = await findOrganisationPage(deps.db, filters, {
+    const { ids, total } = await findOrganisationPage(db, filters, {
       offset: (query.page - 1) * query.size,
       limit: query.size,
     });
-    const data = await loadOrganisations(deps.db, filters.workspaceId, ids);
+    const data = await loadOrganisations(db, filters.workspaceId, ids);
     return paginate(request, deps.config.publicUrl, query, total, data);
   };
 
@@ -89,21 +95,22 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
       const query = request.query;
       checkPageWindow(query);
       const range = dateRange(query, false);
+      const db = await reads.reader(userOf(request));
       if (
         query.segmentUuid !== undefined &&
-        !(await segmentExists(deps.db, workspace.id, query.segmentUuid))
+        !(await segmentExists(db, workspace.id, query.segmentUuid))
       ) {
         throw notFound('Segment not found.');
       }
-      return organisationPage(request, query, {
+      return organisationPage(db, request, query, {
         workspaceId: workspace.id,
         name: query.name,
         range,
         segmentId: query.segmentUuid,
         ids: query.uuid,
-        filters: await adHocFilters(deps.db, workspace.id, query),
+        filters: await adHocFilters(db, workspace.id, query),
         // Asked for by id (the names of a page of sessions): whatever their status.
-        ...(await listChoices(deps.db, workspace.id, userOf(request), {
+        ...(await listChoices(db, workspace.id, userOf(request), {
           ...query,
           include_all: query.include_all ?? (query.uuid !== undefined || undefined),
         })),
@@ -133,8 +140,13 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
       const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
       const query = request.query;
       checkPageWindow(query);
-      const filters = await requireFilters(deps.db, workspace.id, request.body.filters);
-      return organisationPage(request, query, { workspaceId: workspace.id, range: null, filters });
+      const db = await reads.reader(userOf(request));
+      const filters = await requireFilters(db, workspace.id, request.body.filters);
+      return organisationPage(db, request, query, {
+        workspaceId: workspace.id,
+        range: null,
+        filters,
+      });
     },
   );
 
@@ -149,8 +161,13 @@ export function organisationRoutes(app: Api, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const { workspaceId, organisationId } = await requireOrganisation(request, request.params);
-      const [organisation] = await loadOrganisations(deps.db, workspaceId, [organisationId]);
+      const db = await reads.reader(userOf(request));
+      const { workspaceId, organisationId } = await requireOrganisation(
+        request,
+        request.params,
+        db,
+      );
+      const [organisation] = await loadOrganisations(db, workspaceId, [organisationId]);
       if (!organisation) throw notFound('Organisation not found.');
       return { success: true, data: organisation };
     },

@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
+import type { ReadRouting } from '../db/read-routing.js';
 import type { Database } from '../db/schema.js';
 import type { Api, AppDeps } from '../http/api.js';
+import { userOf } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { checkPageWindow, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, WorkspaceParams } from '../http/schemas.js';
@@ -34,15 +36,27 @@ export interface SessionListChecks {
   ): Promise<boolean>;
 }
 
-export function sessionRoutes(app: Api, deps: AppDeps, checks: SessionListChecks): void {
-  const list = async (filters: SessionFilters, page: number, size: number, cap: number | null) => {
+/** The lists read from the replica when there is one (`reads`), their checks too. */
+export function sessionRoutes(
+  app: Api,
+  deps: AppDeps,
+  reads: ReadRouting,
+  checks: SessionListChecks,
+): void {
+  const list = async (
+    db: Kysely<Database>,
+    filters: SessionFilters,
+    page: number,
+    size: number,
+    cap: number | null,
+  ) => {
     const found = await findSessionPage(
-      deps.db,
+      db,
       filters,
       { offset: (page - 1) * size, limit: size },
       cap,
     );
-    const sessions = await loadSessions(deps.db, filters.workspaceId, found.ids);
+    const sessions = await loadSessions(db, filters.workspaceId, found.ids);
     return { ...found, data: sessions.map((session) => presentSession(session)) };
   };
 
@@ -62,14 +76,16 @@ export function sessionRoutes(app: Api, deps: AppDeps, checks: SessionListChecks
       const query = request.query;
       const range = dateRange(query, true);
       checkPageWindow(query);
+      const db = await reads.reader(userOf(request));
       if (
         query.segmentUuid !== undefined &&
-        !(await checks.segmentExists(deps.db, workspace.id, query.segmentUuid))
+        !(await checks.segmentExists(db, workspace.id, query.segmentUuid))
       ) {
         throw notFound('Segment not found.');
       }
       const limit = deps.config.sessionsOrganisationLimit;
       const result = await list(
+        db,
         {
           workspaceId: workspace.id,
           range,
@@ -108,13 +124,15 @@ export function sessionRoutes(app: Api, deps: AppDeps, checks: SessionListChecks
     async (request) => {
       const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
       const { organisationUuid } = request.params;
-      if (!(await checks.organisationExists(deps.db, workspace.id, organisationUuid))) {
+      const db = await reads.reader(userOf(request));
+      if (!(await checks.organisationExists(db, workspace.id, organisationUuid))) {
         throw notFound('Organisation not found.');
       }
       const query = request.query;
       const range = dateRange(query, false);
       checkPageWindow(query);
       const result = await list(
+        db,
         {
           workspaceId: workspace.id,
           range,

@@ -1,4 +1,6 @@
+import type { ReadRouting } from '../db/read-routing.js';
 import type { Api, AppDeps } from '../http/api.js';
+import { userOf } from '../http/auth.js';
 import { fieldError, notFound } from '../http/errors.js';
 import { errorResponses, WorkspaceParams, Wrapped } from '../http/schemas.js';
 import { isDay, isUuid } from '../http/validation.js';
@@ -29,7 +31,7 @@ function dayRange(query: { date_from: string; date_to: string }): DayRange {
   return { first: query.date_from, last: query.date_to };
 }
 
-export function statsRoutes(app: Api, deps: AppDeps): void {
+export function statsRoutes(app: Api, deps: AppDeps, reads: ReadRouting): void {
   app.get(
     '/v1/workspaces/:workspaceUuid/stats',
     {
@@ -45,12 +47,12 @@ export function statsRoutes(app: Api, deps: AppDeps): void {
       const workspace = await requireWorkspace(deps, request, request.params.workspaceUuid);
       const { segmentUuid } = request.query;
       const range = dayRange(request.query);
+      const db = await reads.reader(userOf(request));
       if (segmentUuid !== undefined) {
-        const known =
-          isUuid(segmentUuid) && (await findSegment(deps.db, workspace.id, segmentUuid));
+        const known = isUuid(segmentUuid) && (await findSegment(db, workspace.id, segmentUuid));
         if (!known) throw notFound('Segment not found.');
       }
-      const rows = await readStats(deps.db, workspace.id, range, segmentUuid);
+      const rows = await readStats(db, workspace.id, range, segmentUuid);
       return { success: true, data: presentStats(range, rows) };
     },
   );

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,6 +14,15 @@ export interface OwnPostgres {
   url: string;
   /** `pg_ctl restart -m fast`: what a failover looks like to the app. */
   restart(): Promise<void>;
+  /** `pg_ctl stop -m fast`, keeping the cluster. */
+  stop(): Promise<void>;
+  /** The server's log so far (every statement, with `log_statement=all` in `settings`). */
+  log(): Promise<string>;
+  /**
+   * A streaming replica of this server (`pg_basebackup -R -X stream`) on a port of its own,
+   * with the same settings; removed with it or by its own remove().
+   */
+  replica(): Promise<OwnPostgres>;
   /** Stops the server at once and removes the cluster. */
   remove(): Promise<void>;
 }
@@ -23,7 +32,12 @@ export interface OwnPostgres {
  * machine's shared server is never restarted. As root, its programs run as `postgres`, in
  * a directory that user owns.
  */
-export async function startOwnPostgres(): Promise<OwnPostgres> {
+export async function startOwnPostgres(settings: string[] = []): Promise<OwnPostgres> {
+  return startCluster(settings, null);
+}
+
+/** A new cluster: from initdb, or (`primaryPort`) a base backup of that server. */
+async function startCluster(settings: string[], primaryPort: number | null): Promise<OwnPostgres> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'footfall-own-pg-'));
   const asRoot = process.getuid?.() === 0;
   const pgctl = async (program: string, args: string[]) => {
@@ -38,19 +52,31 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   }
   const data = path.join(dir, 'data');
   const stop = () => pgctl('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+  const replicas: OwnPostgres[] = [];
   try {
-    await pgctl('initdb', [
-      '-D',
-      data,
-      '-U',
-      'postgres',
-      '--auth=trust',
-      '--no-sync',
-      '-E',
-      'UTF8',
-    ]);
+    if (primaryPort === null) {
+      await pgctl('initdb', [
+        '-D',
+        data,
+        '-U',
+        'postgres',
+        '--auth=trust',
+        '--no-sync',
+        '-E',
+        'UTF8',
+      ]);
+    } else {
+      // initdb's pg_hba.conf lets loopback replication connections in (trust).
+      await pgctl('pg_basebackup', [
+        ...['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres'],
+        ...['-D', data, '-R', '-X', 'stream', '--no-sync'],
+      ]);
+    }
     const port = await freePort();
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`;
+    const options = [
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
+      ...settings.map((setting) => `-c ${setting}`),
+    ].join(' ');
     // With a log file: the server keeps pg_ctl's output open otherwise, and it never ends.
     const log = path.join(dir, 'log');
     await pgctl('pg_ctl', ['-D', data, '-o', options, '-l', log, '-w', 'start']);
@@ -58,7 +84,15 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
       // pg_ctl restarts with the options of the last start.
       restart: () => pgctl('pg_ctl', ['-D', data, '-l', log, '-m', 'fast', '-w', 'restart']),
+      stop: () => pgctl('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+      log: () => readFile(log, 'utf8'),
+      async replica() {
+        const replica = await startCluster(settings, port);
+        replicas.push(replica);
+        return replica;
+      },
       async remove() {
+        for (const replica of replicas) await replica.remove();
         await stop().catch(() => undefined);
         await rm(dir, { recursive: true, force: true });
       },
