@@ -20,6 +20,9 @@ let send: ReturnType<typeof collector>;
 
 beforeAll(async () => {
   t = await startTestApp({
+    // Requests taken as they come: two sent one after the other go to two batches at once,
+    // where requests gathering (INGEST_GATHER_MS) could put them in one.
+    INGEST_GATHER_MS: '0',
     COLLECT_RATE_LIMIT_PER_IP: '100000',
     COLLECT_RATE_LIMIT_PER_SCRIPT: '100000',
   });

@@ -51,18 +51,28 @@ const record = (
   events: [{ id: randomUUID(), type: 'pageview', ts: new Date().toISOString(), url, data: {} }],
 });
 
-function worker(metrics = ingestMetrics(), batchRequests = 100) {
+function worker(
+  metrics = ingestMetrics(),
+  batchRequests = 100,
+  options: { gatherMs?: number; batches?: number[] } = {},
+) {
+  const write = writeWithin({
+    db: one.db,
+    idleMs: 1_800_000,
+    identities: new Identities(one.db),
+    interest: async () => null,
+    metrics,
+  });
   return new InboxWorker({
     db: one.db,
-    write: writeWithin({
-      db: one.db,
-      idleMs: 1_800_000,
-      identities: new Identities(one.db),
-      interest: async () => null,
-      metrics,
-    }),
+    // The real writer; `batches` records how many requests each of its batches held.
+    write: (tx, requests) => {
+      options.batches?.push(requests.length);
+      return write(tx, requests);
+    },
     metrics,
     batchRequests,
+    gatherMs: options.gatherMs,
     log: () => {},
   });
 }
@@ -99,6 +109,38 @@ describe('the inbox', () => {
       'footfall_ingest_quarantined_total',
     );
     expect(counted).toContain('footfall_ingest_quarantined_total{reason="unreadable"} 1');
+  });
+
+  it('lets a steady trickle of requests gather into large batches, or takes them as they come', async () => {
+    const on = await script();
+    const trickle = async (gatherMs: number) => {
+      const batches: number[] = [];
+      const running = worker(ingestMetrics(), 100, { gatherMs, batches }).start(1, 20, () => {});
+      const sink = inboxSink(one.db, ingestMetrics());
+      // 40 requests, one every 15 ms: about 600 ms of a steady load.
+      for (let i = 0; i < 40; i++) {
+        await sink.add([record(on, randomUUID(), `https://shop.example/trickle/${gatherMs}/${i}`)]);
+        await new Promise((resolve) => setTimeout(resolve, 15));
+      }
+      while ((await sql`SELECT 1 FROM ingest_inbox`.execute(one.db)).rows.length > 0) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await running.stop();
+      return batches;
+    };
+    const asTheyCome = await trickle(0);
+    const gathered = await trickle(300);
+    expect(asTheyCome.reduce((a, b) => a + b, 0)).toBe(40);
+    expect(gathered.reduce((a, b) => a + b, 0)).toBe(40);
+    // 600 ms in gatherings of 300 ms (and the first request alone): a handful of batches.
+    expect(gathered.length).toBeLessThanOrEqual(5);
+    expect(asTheyCome.length).toBeGreaterThan(3 * gathered.length);
+    const stored = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM events
+      WHERE workspace_id = ${on.workspaceId} AND url LIKE 'https://shop.example/trickle/%'`.execute(
+      one.db,
+    );
+    expect(stored.rows[0]?.n).toBe(80);
   });
 
   it('forgets a person’s requests still waiting or kept aside, and the worker stores only the others', async () => {

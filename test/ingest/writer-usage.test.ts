@@ -21,6 +21,9 @@ let other: pg.Client;
 
 beforeAll(async () => {
   t = await startTestApp({
+    // Requests taken as they come: two sent one after the other go to two batches at once,
+    // where requests gathering (INGEST_GATHER_MS) could put them in one.
+    INGEST_GATHER_MS: '0',
     // Two workers in this process, and small batches, so that many meet.
     INGEST_WORKERS: '2',
     INGEST_BATCH: '4',
