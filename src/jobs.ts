@@ -11,7 +11,7 @@ import { companySitesRound } from './enrich/site-reader.js';
 import type { Api, AppDeps } from './http/api.js';
 import { configuredDns } from './http/outbound/dns.js';
 import type { InboxWorker } from './ingest/drain.js';
-import { pruneEventIds } from './ingest/inbox.js';
+import { pruneEventIds, vacuumInbox } from './ingest/inbox.js';
 import { createMailer } from './mail/transport.js';
 import { sendDueDigests } from './notifications/digests.js';
 import { FAN_OUT_BATCH, fanOut } from './outbox/events.js';
@@ -101,6 +101,14 @@ function workerJobs(
         worker.start(config.ingestWorkers, everyMs, (error) => {
           if (!outage.report(error)) log.error(`ingest: ${(error as Error).message}`);
         }),
+    },
+    {
+      // Dead rows of processed requests cleared between autovacuum's rounds (inbox.ts).
+      name: 'ingest-vacuum',
+      everyMs: 2_000,
+      run: async () => {
+        await vacuumInbox(db);
+      },
     },
     {
       // Event ids are kept 30 days: a tracker sends again within hours, at its next page.

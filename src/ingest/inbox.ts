@@ -176,6 +176,29 @@ export function backlogMetrics(registry: Registry, backlog: BacklogGauge): void 
   });
 }
 
+/** Dead rows from which the inbox is vacuumed, and live rows above which it is left alone. */
+export const INBOX_VACUUM = { dead: 1_000, live: 200_000 };
+
+/**
+ * Vacuums the inbox when it holds many dead rows and few live ones; true when it did. Every
+ * processed request leaves a dead row, and until a vacuum removes it, every claim of a lane
+ * and every read of a batch walks past it: autovacuum comes round once a minute, when 60,000
+ * rows may have died (a claim then took 5.4 ms of PostgreSQL's time, 0.5 ms with the inbox
+ * vacuumed every 2 s). A large backlog is left to autovacuum: a vacuum there would read
+ * every page of it. Several workers may call it: SKIP_LOCKED leaves it to the one vacuuming.
+ */
+export async function vacuumInbox(db: Kysely<Database>): Promise<boolean> {
+  const { rows } = await sql<{ dead: string; live: string }>`
+    SELECT n_dead_tup AS dead, n_live_tup AS live FROM pg_stat_user_tables
+    WHERE relid = 'ingest_inbox'::regclass`.execute(db);
+  const [stats] = rows;
+  if (!stats || Number(stats.dead) < INBOX_VACUUM.dead || Number(stats.live) > INBOX_VACUUM.live) {
+    return false;
+  }
+  await sql`VACUUM (SKIP_LOCKED) ingest_inbox`.execute(db);
+  return true;
+}
+
 /** Event ids seen more than `days` ago are forgotten (a tracker sends again within hours). */
 export async function pruneEventIds(db: Kysely<Database>, days: number): Promise<void> {
   await sql`DELETE FROM ingest_event_ids WHERE seen_on < current_date - ${days}::int`.execute(db);

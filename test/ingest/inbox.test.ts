@@ -7,7 +7,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { UNKNOWN_LOCATION } from '../../src/identify/geo.js';
 import { Identities } from '../../src/identify/identity.js';
 import { InboxWorker } from '../../src/ingest/drain.js';
-import { inboxSink } from '../../src/ingest/inbox.js';
+import { INBOX_VACUUM, inboxSink, vacuumInbox } from '../../src/ingest/inbox.js';
 import { ingestMetrics } from '../../src/ingest/metrics.js';
 import type { IngestRecord } from '../../src/ingest/record.js';
 import { writeWithin } from '../../src/ingest/writer.js';
@@ -141,6 +141,43 @@ describe('the inbox', () => {
       one.db,
     );
     expect(stored.rows[0]?.n).toBe(80);
+  });
+
+  it('is vacuumed once processing has left many dead rows in it, and not before', async () => {
+    const deadRows = async () => {
+      const { rows } = await sql<{ dead: string }>`
+        SELECT n_dead_tup AS dead FROM pg_stat_user_tables
+        WHERE relid = 'ingest_inbox'::regclass`.execute(one.db);
+      return Number(rows[0]?.dead);
+    };
+    // Statistics reach pg_stat_user_tables within a second or so of a commit.
+    const settled = async (check: (dead: number) => boolean) => {
+      for (let tries = 0; tries < 100 && !check(await deadRows()); tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return deadRows();
+    };
+    await sql`VACUUM ingest_inbox`.execute(one.db);
+    expect(await settled((dead) => dead === 0)).toBe(0);
+    const on = await script();
+    const sink = inboxSink(one.db, ingestMetrics());
+    const append = (n: number, tag: string) =>
+      sink.add(
+        Array.from({ length: n }, (_, i) =>
+          record(on, randomUUID(), `https://shop.example/vacuum/${tag}/${i}`),
+        ),
+      );
+    // A few processed requests: not worth a vacuum.
+    await append(10, 'few');
+    await worker(ingestMetrics(), 1_000).drainOnce();
+    expect(await settled((dead) => dead >= 10)).toBe(10);
+    expect(await vacuumInbox(one.db)).toBe(false);
+    // Enough of them: vacuumed, and no dead row is left for a claim to walk past.
+    await append(INBOX_VACUUM.dead, 'many');
+    await worker(ingestMetrics(), 2_000).drainOnce();
+    expect(await settled((dead) => dead > INBOX_VACUUM.dead)).toBeGreaterThan(INBOX_VACUUM.dead);
+    expect(await vacuumInbox(one.db)).toBe(true);
+    expect(await settled((dead) => dead === 0)).toBe(0);
   });
 
   it('forgets a person’s requests still waiting or kept aside, and the worker stores only the others', async () => {
