@@ -80,7 +80,7 @@ beforeAll(async () => {
   // to include the distribution column; ours start with it.
   ({ rows: keys } = await sql<Key>`
     SELECT t.relname AS table, i.relname AS name,
-      array(SELECT COALESCE(a.attname, '(expression)')
+      array(SELECT COALESCE(a.attname::text, '(expression)')
             FROM unnest(x.indkey::int2[]) WITH ORDINALITY AS k(attnum, position)
             LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
             WHERE k.position <= x.indnkeyatts
@@ -92,11 +92,11 @@ beforeAll(async () => {
     ORDER BY t.relname, i.relname`.execute(db.db));
   ({ rows: foreignKeys } = await sql<ForeignKey>`
     SELECT t.relname AS table, con.conname AS name,
-      array(SELECT a.attname FROM unnest(con.conkey) WITH ORDINALITY AS k(attnum, position)
+      array(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY AS k(attnum, position)
             JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.attnum
             ORDER BY k.position) AS columns,
       r.relname AS referenced,
-      array(SELECT a.attname FROM unnest(con.confkey) WITH ORDINALITY AS k(attnum, position)
+      array(SELECT a.attname::text FROM unnest(con.confkey) WITH ORDINALITY AS k(attnum, position)
             JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.attnum
             ORDER BY k.position) AS "referencedColumns"
     FROM pg_constraint con
