@@ -31,6 +31,7 @@ import * as ingestInbox from './migrations/0029_ingest_inbox.js';
 import * as writerRollups from './migrations/0030_writer_rollups.js';
 import * as usageCounter from './migrations/0031_usage_counter.js';
 import * as readFences from './migrations/0032_read_fences.js';
+import * as distributionKeys from './migrations/0033_distribution_keys.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '0030_writer_rollups': writerRollups,
   '0031_usage_counter': usageCounter,
   '0032_read_fences': readFences,
+  '0033_distribution_keys': distributionKeys,
 };
 
 /**

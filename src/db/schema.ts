@@ -446,8 +446,8 @@ interface DeliveryAttemptColumns {
 export interface WebhookDeliveryTable extends DeliveryAttemptColumns {
   id: string;
   user_id: string;
-  /** Null for a test ping only. */
-  workspace_id: string | null;
+  /** PING_WORKSPACE (the nil UUID) for a test ping only, which belongs to no workspace. */
+  workspace_id: string;
   event: string;
   organisation_id: string | null;
   session_id: string | null;

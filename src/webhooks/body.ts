@@ -16,6 +16,12 @@ export type DeliveryRow = Pick<
 >;
 
 /**
+ * The workspace a test ping is kept under: the nil UUID, which no workspace has. A ping
+ * belongs to no workspace, but every delivery needs one to be distributed by (contract §19).
+ */
+export const PING_WORKSPACE = '00000000-0000-0000-0000-000000000000';
+
+/**
  * The body of a test ping: the structure of every delivery (so a receiver's parsing is
  * exercised too), about nothing: no workspace, organisation or session.
  */
@@ -35,7 +41,7 @@ export function pingBody(createdAt: Date): string {
  */
 export async function renderBody(db: Kysely<Database>, row: DeliveryRow): Promise<string> {
   // A ping's body is written with it; this only covers a row that somehow lost it.
-  if (row.workspace_id === null) return pingBody(row.created_at);
+  if (row.workspace_id === PING_WORKSPACE) return pingBody(row.created_at);
   const workspaceId = row.workspace_id;
   const workspace = await db
     .selectFrom('workspaces')

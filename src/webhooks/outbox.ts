@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Database, WebhookDeliveryTable } from '../db/schema.js';
 import type { Interest } from '../outbox/events.js';
-import { pingBody } from './body.js';
+import { PING_WORKSPACE, pingBody } from './body.js';
 
 /**
  * The webhook deliveries: who receives which of the outbox's events is decided here, once,
@@ -79,7 +79,7 @@ export async function enqueuePing(db: Kysely<Database>, userId: string): Promise
     .values({
       id: randomUUID(),
       user_id: userId,
-      workspace_id: null,
+      workspace_id: PING_WORKSPACE,
       event: 'ping',
       organisation_id: null,
       session_id: null,
@@ -95,7 +95,7 @@ export async function enqueuePing(db: Kysely<Database>, userId: string): Promise
 /** `d` is the user's delivery, of a workspace the user is still a member of (or a ping). */
 const ownDelivery = (userId: string, deliveryId: string) =>
   sql`d.id = ${deliveryId} AND d.user_id = ${userId}
-    AND (d.workspace_id IS NULL OR EXISTS (
+    AND (d.workspace_id = ${PING_WORKSPACE} OR EXISTS (
       SELECT 1 FROM workspace_members m JOIN workspaces ws ON ws.id = m.workspace_id
       WHERE m.workspace_id = d.workspace_id AND m.user_id = d.user_id
         AND ws.deleted_at IS NULL))`;

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { presentAttempts } from '../outbox/present.js';
+import { PING_WORKSPACE } from './body.js';
 import type { DeliveryRecord } from './outbox.js';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
@@ -38,7 +39,7 @@ export function presentDelivery(row: DeliveryRecord) {
   return {
     uuid: row.id,
     event: row.event,
-    workspace_uuid: row.workspace_id,
+    workspace_uuid: row.workspace_id === PING_WORKSPACE ? null : row.workspace_id,
     ...presentAttempts(row),
     redeliveries: row.redeliveries,
     redelivered_at: row.redelivered_at?.toISOString() ?? null,

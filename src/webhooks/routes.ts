@@ -8,6 +8,7 @@ import { sign } from '../http/outbound/signing.js';
 import { checkDeliveryTarget } from '../http/outbound/target.js';
 import { checkPageWindow, PageQuery, PageSchema, paginate } from '../http/pagination.js';
 import { errorResponses, UuidParams } from '../http/schemas.js';
+import { PING_WORKSPACE } from './body.js';
 import {
   enqueuePing,
   isOwnDelivery,
@@ -75,7 +76,7 @@ const tags = ['Webhooks'];
 // ping belongs to no workspace.
 const liveWorkspace = (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
   eb.or([
-    eb('workspace_id', 'is', null),
+    eb('workspace_id', '=', PING_WORKSPACE),
     eb(
       'workspace_id',
       'not in',
