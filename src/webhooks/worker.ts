@@ -52,7 +52,12 @@ async function attempt(
 ): Promise<'done' | 'unfinished'> {
   const { db, config } = deps;
   const finish = (values: Updateable<WebhookDeliveryTable>) =>
-    db.updateTable('webhook_deliveries').set(values).where('id', '=', delivery.id).execute();
+    db
+      .updateTable('webhook_deliveries')
+      .set(values)
+      .where('workspace_id', '=', delivery.workspace_id)
+      .where('id', '=', delivery.id)
+      .execute();
   const target = await findWebhookConfig(db, deps.encryptionKey, delivery.user_id);
   if (!target?.url) {
     await finish({ status: 'failed', last_error: 'Webhook delivery was switched off.' });

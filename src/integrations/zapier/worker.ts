@@ -73,10 +73,16 @@ async function attempt(
 ): Promise<'done' | 'unfinished'> {
   const { db, config } = deps;
   const finish = (values: Updateable<ZapierDeliveryTable>) =>
-    db.updateTable('zapier_deliveries').set(values).where('id', '=', delivery.id).execute();
+    db
+      .updateTable('zapier_deliveries')
+      .set(values)
+      .where('workspace_id', '=', delivery.workspace_id)
+      .where('id', '=', delivery.id)
+      .execute();
   const hook = await db
     .selectFrom('zapier_hooks')
     .select('hook_url')
+    .where('workspace_id', '=', delivery.workspace_id)
     .where('id', '=', delivery.hook_id)
     .executeTakeFirst();
   // Unsubscribed meanwhile: its deliveries went with it.
@@ -104,7 +110,11 @@ async function attempt(
   if (stopping.aborted && outcome.status === null) return 'unfinished';
   if (outcome.status === 410) {
     // Zapier's way of saying the Zap is gone: the hook goes, its deliveries with it.
-    await db.deleteFrom('zapier_hooks').where('id', '=', delivery.hook_id).execute();
+    await db
+      .deleteFrom('zapier_hooks')
+      .where('workspace_id', '=', delivery.workspace_id)
+      .where('id', '=', delivery.hook_id)
+      .execute();
     return 'done';
   }
   await finish(settle(outcome, delivery.attempts, config.webhookRetrySeconds));
