@@ -165,3 +165,30 @@ describe('keys ready for distribution by workspace (contract §19)', () => {
     expect(wrong).toEqual([]);
   });
 });
+
+describe('docs/scaling.md', () => {
+  it('distributes every workspace table and copies every reference table, in an order the foreign keys allow', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const docs = await readFile(new URL('../../docs/scaling.md', import.meta.url), 'utf8');
+    const block = docs.split('### The commands')[1]?.split('```sql')[1]?.split('```')[0] ?? '';
+    const [reference = '', distributed = ''] = block.split('create_distributed_table');
+    const named = (text: string) => [...text.matchAll(/'([a-z_]+)'/g)].map((m) => m[1] as string);
+    expect(new Set(named(reference))).toEqual(new Set(Object.keys(REFERENCE_TABLES)));
+    const order = named(block.slice(block.indexOf('create_distributed_table'))).filter(
+      (name) => name !== 'id' && name !== 'workspace_id' && name !== TENANT.table,
+    );
+    const workspaceTables = tables
+      .map((t) => t.name)
+      .filter((name) => name !== TENANT.table && !global(name));
+    expect([...order].sort()).toEqual([...workspaceTables].sort());
+    expect(distributed).toContain(`'${TENANT.table}', '${TENANT.column}'`);
+    // A table comes after every workspace table it refers to.
+    const position = new Map(order.map((name, index) => [name, index]));
+    const early = foreignKeys
+      .filter((fk) => position.has(fk.table) && position.has(fk.referenced))
+      .filter((fk) => fk.table !== fk.referenced)
+      .filter((fk) => (position.get(fk.referenced) as number) > (position.get(fk.table) as number))
+      .map((fk) => `${fk.table} before ${fk.referenced}`);
+    expect(early).toEqual([]);
+  });
+});
