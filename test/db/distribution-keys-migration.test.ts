@@ -119,6 +119,18 @@ it('keeps every row and relation of the re-keyed tables, and their cascades', as
     zapier_deliveries: 0,
   });
 
+  // Statements that find a row by its id alone (a claimed delivery, the oldest outbox
+  // events, a script or an invite) keep an index that leads with it.
+  const { rows: plain } = await sql<{ table: string }>`
+    SELECT DISTINCT t.relname AS table FROM pg_index x
+    JOIN pg_class t ON t.oid = x.indrelid
+    JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = x.indkey[0]
+    WHERE t.relname = ANY(${[...affected]}) AND a.attname IN ('id', 'secret_hash')
+    ORDER BY 1`.execute(k);
+  expect(plain.map((row) => row.table)).toEqual(
+    affected.filter((table) => table !== 'custom_fields').sort(),
+  );
+
   // The new keys are keys within a workspace: the same custom field identifier may not
   // repeat in one workspace.
   const { rows: field } = await sql<{ identifier: string }>`

@@ -16,7 +16,12 @@ import { type Kysely, sql } from 'kysely';
  *   has (workspace ids are random UUIDs), so that every delivery has a distribution key. The
  *   purge and retention work by workspace and still never see pings.
  *
- * No row is rewritten but pings, and no column added: each step swaps one index. Tables are
+ * - Each of those tables keeps a plain index on its id (or secret hash): the workers find a
+ *   claimed delivery by id, the outbox fan-out takes the oldest ids first, the collector and
+ *   an invite's link find a script or an invite without knowing the workspace. Citus allows
+ *   any index that is not unique.
+ *
+ * No row is rewritten but pings, and no column added: each step swaps indexes. Tables are
  * locked while their new key is built, which on these tables (deliveries, the outbox, which
  * are kept short) takes moments.
  */
@@ -49,5 +54,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       ADD PRIMARY KEY (workspace_id, id),
       ADD CONSTRAINT zapier_deliveries_hook_id_fkey FOREIGN KEY (workspace_id, hook_id)
         REFERENCES zapier_hooks (workspace_id, id) ON DELETE CASCADE;
+
+    CREATE INDEX webhook_deliveries_id_idx ON webhook_deliveries (id);
+    CREATE INDEX outbox_events_id_idx ON outbox_events (id);
+    CREATE INDEX crm_deliveries_id_idx ON crm_deliveries (id);
+    CREATE INDEX tracking_scripts_id_idx ON tracking_scripts (id);
+    CREATE INDEX invites_secret_hash_idx ON invites (secret_hash);
+    CREATE INDEX zapier_hooks_id_idx ON zapier_hooks (id);
+    CREATE INDEX zapier_deliveries_id_idx ON zapier_deliveries (id);
   `.execute(db);
 }
