@@ -29,7 +29,9 @@ const DOTTED_QUAD = /^(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[
 // Checked here, on every collect request, rather than by ipaddr's general parser; a leading
 // zero (octal to some readers) is refused, as ipaddr does.
 const isDottedQuad = (text: string) =>
-  DOTTED_QUAD.exec(text)?.slice(1).every((part) => Number(part) <= 255) ?? false;
+  DOTTED_QUAD.exec(text)
+    ?.slice(1)
+    .every((part) => Number(part) <= 255) ?? false;
 
 /**
  * What one client is for a per-address rate limit: its IPv4 address, or its IPv6 address's
