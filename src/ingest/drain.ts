@@ -81,16 +81,19 @@ export class InboxWorker {
   start(workers: number, idleMs: number, onError: (error: unknown) => void) {
     const gatherMs = this.deps.gatherMs ?? 0;
     let stopped = false;
+    // Pauses that wake() ends, and those only stop() ends (requests gathering).
     const waiting = new Set<() => void>();
+    const gathering = new Set<() => void>();
     const pause = (ms: number, wakeable = true) =>
       new Promise<void>((resolve) => {
+        const within = wakeable ? waiting : gathering;
         const done = () => {
           clearTimeout(timer);
-          waiting.delete(done);
+          within.delete(done);
           resolve();
         };
         const timer = setTimeout(done, ms);
-        if (wakeable) waiting.add(done);
+        within.add(done);
       });
     const loop = async () => {
       while (!stopped) {
@@ -112,6 +115,7 @@ export class InboxWorker {
       stop: async () => {
         stopped = true;
         this.wakeAll();
+        for (const done of [...gathering]) done();
         await Promise.all(loops);
       },
     };
