@@ -24,9 +24,10 @@ beforeAll(async () => {
     // Requests taken as they come: two sent one after the other go to two batches at once,
     // where requests gathering (INGEST_GATHER_MS) could put them in one.
     INGEST_GATHER_MS: '0',
-    // Two workers in this process, and small batches, so that many meet.
+    // Two workers in this process, and a request per batch, so that many meet: a worker
+    // finding both requests in the inbox would otherwise take both lanes in one batch.
     INGEST_WORKERS: '2',
-    INGEST_BATCH: '4',
+    INGEST_BATCH: '1',
     COLLECT_RATE_LIMIT_PER_IP: '100000',
     COLLECT_RATE_LIMIT_PER_SCRIPT: '100000',
   });
