@@ -8,10 +8,10 @@ type Call = (
 ) => Promise<{ json: Record<string, unknown>; ms: number }>;
 
 /**
- * The benches' large workspace: `sessions` sessions over the last 30 days (90% attributed to
- * `organisations` organisations), ≈3 page views each over ≈500 pages, 20 sources, 20
- * industries and 30 countries, all skewed as real traffic is. Made with SQL, so a million
- * sessions take about a minute; the same data on every run.
+ * The benches' large workspace: `sessions` sessions over the last 30 days (or `days`), 90%
+ * attributed to `organisations` organisations, ≈3 page views each over ≈500 pages, 20
+ * sources, 20 industries and 30 countries, all skewed as real traffic is. Made with SQL, so
+ * a million sessions take about a minute; the same data on every run.
  */
 export async function seedLargeWorkspace(
   db: Kysely<Database>,
@@ -37,6 +37,20 @@ export interface SeedOptions {
    * popularity (SITE_PAGES), for benches that look at which pages were read.
    */
   pages?: 'numbered' | 'site';
+  /** The days the sessions spread over, ending today (default 30). */
+  days?: number;
+  /**
+   * VACUUM ANALYZE and count the whole database when done (default true); a bench seeding
+   * many workspaces does that once after the last.
+   */
+  finish?: boolean;
+}
+
+/** Milliseconds each step of seedWorkspace took. */
+export interface SeedTimes {
+  organisations: number;
+  sessions: number;
+  events: number;
 }
 
 /**
@@ -70,12 +84,19 @@ export const SITE_PAGES: Record<number, string> = {
 export async function seedWorkspace(
   db: Kysely<Database>,
   ws: string,
-  { organisations: ORGANISATIONS, sessions: SESSIONS, pages = 'numbered' }: SeedOptions,
-): Promise<void> {
+  {
+    organisations: ORGANISATIONS,
+    sessions: SESSIONS,
+    pages = 'numbered',
+    days = 30,
+    finish = true,
+  }: SeedOptions,
+): Promise<SeedTimes> {
   // u(x): a uniform number in [0, 1) from an integer, so the data is the same on every run.
   const u = (x: ReturnType<typeof sql>) =>
     sql`((hashint4(${x}) & 2147483647) % 1000000 / 1000000.0)`;
   const seeding = performance.now();
+  // Workspaces seeded into one database share their companies (company-1.com, …).
   await sql`
     INSERT INTO companies (domain, name, industry, size, address)
     SELECT 'company-' || i || '.com', 'Company ' || i,
@@ -87,11 +108,14 @@ export async function seedWorkspace(
       jsonb_build_object('country', (ARRAY['US','DE','GB','FR','NL','CA','AU','SE','CH','AT','ES',
         'IT','BE','DK','NO','FI','IE','PL','JP','IN','BR','SG','IL','NZ','PT','CZ','MX','ZA','KR',
         'AE'])[1 + floor(30 * power(${u(sql`i * 5`)}, 2.5))::int])
-    FROM generate_series(1, ${ORGANISATIONS}) i`.execute(db);
+    FROM generate_series(1, ${ORGANISATIONS}) i
+    ON CONFLICT (domain) DO NOTHING`.execute(db);
   await sql`
     INSERT INTO organisations (workspace_id, id, domain, created_at)
-    SELECT ${ws}, gen_random_uuid(), 'company-' || i || '.com', now() - interval '120 days'
+    SELECT ${ws}, gen_random_uuid(), 'company-' || i || '.com',
+      now() - make_interval(days => ${days + 90})
     FROM generate_series(1, ${ORGANISATIONS}) i`.execute(db);
+  const organised = performance.now();
   // Every tenth session unattributed; a few organisations visit often, most rarely.
   await sql`
     INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
@@ -106,11 +130,12 @@ export async function seedWorkspace(
       'DE', 'Berlin', 'Chrome', 'desktop',
       1 + floor(-ln(1 - ${u(sql`i * 13`)}) * 2.6)::int, true
     FROM generate_series(1, ${SESSIONS}) i
-    CROSS JOIN LATERAL (SELECT date_trunc('day', now()) - interval '29 days'
-      + make_interval(secs => (hashint4(i * 7) & 2147483647) % (30 * 86400)) AS at) t
+    CROSS JOIN LATERAL (SELECT date_trunc('day', now()) - make_interval(days => ${days - 1})
+      + make_interval(secs => (hashint4(i * 7) & 2147483647) % (${days} * 86400)) AS at) t
     JOIN (SELECT id, row_number() OVER (ORDER BY id) AS n FROM organisations
           WHERE workspace_id = ${ws}) o
       ON o.n = 1 + floor(${ORGANISATIONS} * power(${u(sql`i`)}, 2))::int`.execute(db);
+  const sessioned = performance.now();
   const paths = Object.entries(SITE_PAGES);
   const pageUrl =
     pages === 'site'
@@ -125,6 +150,12 @@ export async function seedWorkspace(
     FROM sessions s CROSS JOIN LATERAL generate_series(1, s.pageviews) v
     CROSS JOIN LATERAL (SELECT floor(500 * power(${u(sql`hashtext(s.id::text) + v`)}, 3))::int AS k) p
     WHERE s.workspace_id = ${ws}`.execute(db);
+  const times = {
+    organisations: organised - seeding,
+    sessions: sessioned - organised,
+    events: performance.now() - sessioned,
+  };
+  if (!finish) return times;
   await sql`VACUUM ANALYZE`.execute(db);
   const counted = await sql<{ sessions: number; events: number; rollup: number }>`
     SELECT (SELECT count(*) FROM sessions)::int AS sessions, (SELECT count(*) FROM events)::int AS events,
@@ -132,4 +163,5 @@ export async function seedWorkspace(
   console.log(
     `data: ${ORGANISATIONS} organisations, ${counted.rows[0]?.sessions} sessions, ${counted.rows[0]?.events} page views, ${counted.rows[0]?.rollup} organisation-days (seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s)`,
   );
+  return times;
 }
