@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/app.js';
-import { createUser } from '../../src/auth/users.js';
+import { createUser, findUserByEmail } from '../../src/auth/users.js';
 import { loadConfig } from '../../src/config.js';
 import { connect } from '../../src/db/connect.js';
 import { migrate } from '../../src/db/migrate.js';
@@ -14,9 +14,13 @@ import { benchDatabase } from './database.js';
 /**
  * The real app on a fresh bench database with one user (with `password` for browser sign-in
  * when given) and its token: `call` times one request through HTTP, `done` removes it all.
+ * With `keptDatabase` (a URL) the app runs on that database instead, which `done` leaves as
+ * it is, and the user of an earlier run there is taken again.
  */
-export async function benchApi(options: { password?: string } = {}) {
-  const database = await benchDatabase();
+export async function benchApi(options: { password?: string; keptDatabase?: string } = {}) {
+  const database = options.keptDatabase
+    ? { url: options.keptDatabase, done: async () => {} }
+    : await benchDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'footfall-bench-data-'));
   // Also what a second server on the same database needs to accept the same token.
   const settings = {
@@ -36,7 +40,9 @@ export async function benchApi(options: { password?: string } = {}) {
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   // The password first: setting one later would end the token, as any password change does.
-  const user = await createUser(db, 'bench@example.com', '', options.password);
+  const user =
+    (options.keptDatabase && (await findUserByEmail(db, 'bench@example.com'))) ||
+    (await createUser(db, 'bench@example.com', '', options.password));
   const { token } = await tokens.issue(user.id, 'bench', null);
 
   async function call(method: string, url: string, body?: unknown) {
