@@ -200,7 +200,7 @@ for (const r of results) {
 await done();
 
 function phaseTimes({ phases }: Built) {
-  const total = Object.values(phases).reduce((a, b) => a + b, 0);
-  const parts = Object.entries(phases).map(([name, s]) => `${name} ${s.toFixed(1)} s`);
+  const total = phases.reduce((sum, [, s]) => sum + s, 0);
+  const parts = phases.map(([name, s]) => `${name} ${s.toFixed(1)} s`);
   return `${total.toFixed(1)} s (${parts.join(', ')})`;
 }

@@ -43,8 +43,8 @@ export interface Built {
   /** Largest first. */
   workspaces: string[];
   builtAt: Date;
-  /** Seconds per phase. */
-  phases: Record<string, number>;
+  /** Seconds per phase, in order. */
+  phases: [string, number][];
 }
 
 /** The build a database holds, null when none finished there. */
@@ -58,7 +58,7 @@ export async function findBuilt(db: Kysely<Database>): Promise<Built | null> {
     scale: number;
     workspaces: string[];
     built_at: Date;
-    phases: Record<string, number>;
+    phases: [string, number][];
   }>`SELECT scale, workspaces, built_at, phases FROM bench_year_dataset`.execute(db);
   const row = rows[0];
   return row
@@ -113,11 +113,11 @@ export async function buildYear(
   // The app's scoring job would do it during the measurements otherwise.
   await scoreEverythingDue(db);
   phases['lead scores'] = (performance.now() - started) / 1000;
-  const built = { scale, workspaces, builtAt: new Date(), phases };
+  const built = { scale, workspaces, builtAt: new Date(), phases: Object.entries(phases) };
   await sql`
     INSERT INTO bench_year_dataset (scale, workspaces, built_at, phases)
     VALUES (${scale}, ${workspaces}::uuid[], ${built.builtAt.toISOString()},
-      ${JSON.stringify(phases)}::jsonb)`.execute(db);
+      ${JSON.stringify(built.phases)}::jsonb)`.execute(db);
   return built;
 }
 
@@ -130,15 +130,23 @@ export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Bytes of the database, and of sessions and events with their indexes and any partitions. */
 export async function diskUse(db: Kysely<Database>) {
-  // pg_partition_tree lists a table that is not partitioned as its own one-member tree.
+  // pg_partition_tree lists a partitioned table's tree, itself included (of size 0), and
+  // nothing for a table that is not partitioned: the table is added, once.
+  const total = (table: string) => sql`
+    (SELECT sum(pg_total_relation_size(c))::float8 FROM (
+      SELECT ${table}::regclass AS c UNION SELECT relid FROM pg_partition_tree(${table})) tree)`;
   const { rows } = await sql<{ database: number; sessions: number; events: number }>`
     SELECT pg_database_size(current_database())::float8 AS database,
-      (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('sessions'))::float8
-        AS sessions,
-      (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('events'))::float8
-        AS events`.execute(db);
+      ${total('sessions')} AS sessions, ${total('events')} AS events`.execute(db);
   const row = rows[0] ?? { database: 0, sessions: 0, events: 0 };
+  // Of the rest, the tables that hold most (the rollups, the organisations' figures).
+  const others = await sql<{ name: string; bytes: number }>`
+    SELECT c.relname AS name, pg_total_relation_size(c.oid)::float8 AS bytes
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = current_schema() AND c.relkind = 'r' AND NOT c.relispartition
+      AND c.relname NOT IN ('sessions', 'events')
+    ORDER BY bytes DESC LIMIT 5`.execute(db);
   const gb = (bytes: number) =>
     bytes < 1e9 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e9).toFixed(2)} GB`;
-  return `database ${gb(row.database)}: sessions ${gb(row.sessions)}, events ${gb(row.events)} (with their indexes and partitions), the rest ${gb(row.database - row.sessions - row.events)}`;
+  return `database ${gb(row.database)}: sessions ${gb(row.sessions)}, events ${gb(row.events)} (with their indexes and partitions), the rest ${gb(row.database - row.sessions - row.events)} (most in ${others.rows.map((r) => `${r.name} ${gb(r.bytes)}`).join(', ')})`;
 }
