@@ -158,13 +158,15 @@ results.push({
 await call('DELETE', `${at}/segments/${segment}`);
 
 if (RETENTION) {
-  // The oldest month: everything before the first month boundary four weeks or more into
-  // the data, so that whole calendar months expire (what a partitioned table can drop).
+  // The oldest month: the daily run the day after the first month boundary four weeks or
+  // more into the data, so that a whole calendar month expires (what a partitioned table can
+  // drop: its last sessions, which ran past midnight, have ended by then) with the first day
+  // after it (row by row, as every day).
   const { rows } = await sql<{ oldest: Date }>`
     SELECT min(started_at) AS oldest FROM sessions WHERE workspace_id = ${ws}`.execute(db);
   const oldest = rows[0]?.oldest ?? new Date();
   const later = new Date(oldest.getTime() + 27 * DAY_MS);
-  const cutoff = Date.UTC(later.getUTCFullYear(), later.getUTCMonth() + 1, 1);
+  const cutoff = Date.UTC(later.getUTCFullYear(), later.getUTCMonth() + 1, 2);
   const days = Math.ceil((Date.now() - cutoff) / DAY_MS);
   const now = new Date(cutoff + days * DAY_MS);
   const before = new Date(cutoff).toISOString().slice(0, 10);

@@ -4,6 +4,7 @@ import { removeExpiredInvites } from './accounts/invites.js';
 import { removeExpiredSignIns } from './auth/cleanup.js';
 import { publicOrigin, type Role } from './config.js';
 import type { DatabaseOutage } from './db/outage.js';
+import { ensureMonthPartitions } from './db/partitions.js';
 import { runPeriodically } from './db/periodic.js';
 import { pruneLookupCaches } from './enrich/cache.js';
 import type { LookupQueue } from './enrich/lookups.js';
@@ -108,6 +109,16 @@ function workerJobs(
       everyMs: 2_000,
       run: async () => {
         await vacuumInbox(db);
+      },
+    },
+    {
+      // Month partitions of events and sessions made ahead of their month (db/partitions.ts).
+      name: 'partitions',
+      everyMs: 3_600_000,
+      atStart: true,
+      run: async () => {
+        const made = await ensureMonthPartitions(db);
+        if (made > 0) log.info(`partitions: made ${made} month partitions of events and sessions`);
       },
     },
     {

@@ -86,6 +86,12 @@ export async function buildYear(
   };
   const workspaces: string[] = [];
   const building = performance.now();
+  // The year's month partitions, as the partitions job would have made them month by month
+  // (migration 0034): without them the year would sit in the default partition.
+  await sql`
+    SELECT create_month_partitions(t, (now() - ${`${DAYS + 1} days`}::interval)::date,
+      now()::date)
+    FROM unnest(ARRAY['sessions', 'events']) t`.execute(db);
   for (const [rank, size] of sizes.entries()) {
     const ws = (
       await createWorkspace(db, ownerId, {

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 /**
  * What a failed write says about itself, by PostgreSQL's SQLSTATE (appendix A of its manual):
  * whether doing it again can succeed, and whether one part of it may be what is wrong.
@@ -44,6 +46,21 @@ export function writeFailure(error: unknown): WriteFailure {
 /** Transient: the same write may simply be done again. */
 export const isTransient = (failure: WriteFailure) =>
   failure === 'deadlock' || failure === 'serialization';
+
+/**
+ * Runs `write` again after a deadlock or a serialization failure, up to `tries` times in all,
+ * with a growing random pause: the other transaction finishes meanwhile.
+ */
+export async function againIfTransient<T>(write: () => Promise<T>, tries = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= tries || !isTransient(writeFailure(error))) throw error;
+      await sleep(Math.random() * 20 * 2 ** attempt);
+    }
+  }
+}
 
 /** Part of the write may be at fault, so writing its parts apart can save the others. */
 export const mayBeInTheData = (failure: WriteFailure) =>

@@ -32,6 +32,9 @@ import * as writerRollups from './migrations/0030_writer_rollups.js';
 import * as usageCounter from './migrations/0031_usage_counter.js';
 import * as readFences from './migrations/0032_read_fences.js';
 import * as distributionKeys from './migrations/0033_distribution_keys.js';
+import * as monthPartitions from './migrations/0034_month_partitions.js';
+import * as rollupDeletesByKey from './migrations/0035_rollup_deletes_by_key.js';
+import { ensureMonthPartitions, hasMonthPartitions } from './partitions.js';
 import type { Database } from './schema.js';
 
 /** Every migration, in order. Names never change once released. */
@@ -69,6 +72,8 @@ const migrations: Record<string, Migration> = {
   '0031_usage_counter': usageCounter,
   '0032_read_fences': readFences,
   '0033_distribution_keys': distributionKeys,
+  '0034_month_partitions': monthPartitions,
+  '0035_rollup_deletes_by_key': rollupDeletesByKey,
 };
 
 /**
@@ -94,5 +99,8 @@ export async function migrate(db: Kysely<Database>, upTo?: string): Promise<stri
       `Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+  // The month partitions of events and sessions this month and the next are there before any
+  // server takes traffic (then the partitions job keeps them ahead).
+  if (await hasMonthPartitions(db)) await ensureMonthPartitions(db);
   return (results ?? []).map((result) => result.migrationName);
 }

@@ -47,7 +47,8 @@ export async function storeVisits(
       eventRows.push({ item, sessionId: result.sessionIds[index] as string });
     });
   }
-  const known = new Set([...latest.values()].map((session) => session.id));
+  // Each stored session's start as read: its partition (sessionize changes a copy).
+  const known = new Map([...latest.values()].map((session) => [session.id, session.startedAt]));
   return writeSessionsAndEvents(db, sessions, eventRows, known, interested);
 }
 
@@ -127,10 +128,15 @@ async function writeSessionsAndEvents(
   trx: Connection,
   sessions: SessionState[],
   rows: { item: VisitEvent; sessionId: string }[],
-  known: Set<string>,
+  known: ReadonlyMap<string, Date>,
   interested: ReadonlyMap<string, Interest>,
 ): Promise<DomainEvent[]> {
-  const column = <T>(pick: (s: SessionState) => T) => sessions.map(pick);
+  // New sessions are inserted; the visitors' latest sessions, read under their locks, are
+  // updated where they are stored: the month partition of the start read (migration 0034),
+  // which the update leaves when an earlier event moves the start into another month.
+  const added = sessions.filter((session) => !known.has(session.id));
+  const changed = sessions.filter((session) => known.has(session.id));
+  const column = <T>(pick: (s: SessionState) => T) => added.map(pick);
   const upsertSessions = sql`
     INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
       referrer, referrer_at, country, state, city, latitude, longitude, browser, device_type,
@@ -147,17 +153,30 @@ async function writeSessionsAndEvents(
       ${column((s) => s.location.latitude)}::float8[],
       ${column((s) => s.location.longitude)}::float8[],
       ${column((s) => s.browser)}::text[], ${column((s) => s.deviceType)}::text[],
-      ${column((s) => s.pageviews)}::int[], ${column((s) => s.source)}::text[])
+      ${column((s) => s.pageviews)}::int[], ${column((s) => s.source)}::text[])),
+    updated AS (
     -- The visitor's lock is held and its latest session was read under it, so the state
     -- computed here is the whole truth about the session.
-    ON CONFLICT (workspace_id, id) DO UPDATE SET
-      started_at = excluded.started_at,
-      ended_at = excluded.ended_at,
-      organisation_id = excluded.organisation_id,
-      referrer = excluded.referrer,
-      referrer_at = excluded.referrer_at,
-      source = excluded.source,
-      pageviews = excluded.pageviews`;
+    UPDATE sessions s SET
+      started_at = u.started_at,
+      ended_at = u.ended_at,
+      organisation_id = u.organisation_id,
+      referrer = u.referrer,
+      referrer_at = u.referrer_at,
+      source = u.source,
+      pageviews = u.pageviews
+    FROM unnest(
+      ${changed.map((s) => s.workspaceId)}::uuid[], ${changed.map((s) => s.id)}::uuid[],
+      ${changed.map((s) => (known.get(s.id) as Date).toISOString())}::timestamptz[],
+      ${changed.map((s) => s.startedAt.toISOString())}::timestamptz[],
+      ${changed.map((s) => s.endedAt.toISOString())}::timestamptz[],
+      ${changed.map((s) => s.organisationId)}::uuid[],
+      ${changed.map((s) => s.referrer)}::text[],
+      ${changed.map((s) => s.referrerAt?.toISOString() ?? null)}::timestamptz[],
+      ${changed.map((s) => s.source)}::text[], ${changed.map((s) => s.pageviews)}::int[])
+      AS u(workspace_id, id, stored_start, started_at, ended_at, organisation_id, referrer,
+           referrer_at, source, pageviews)
+    WHERE s.workspace_id = u.workspace_id AND s.id = u.id AND s.started_at = u.stored_start`;
   // Each event carries its session's attribution as this statement leaves it (the stats
   // triggers count top pages by it; migration 0023 says why it cannot be read from the session).
   const attributed = sessions.filter((session) => session.organisationId !== null);

@@ -61,19 +61,20 @@ export async function forgetDeliveries(
 
 /**
  * CTEs (each led by a comma, to follow the caller's) deleting the deliveries and outbox
- * events of the sessions in the caller's CTE `doomed` (a query of `id`), and one more,
- * `deliveries_gone`, counting the deliveries deleted. `tables` from deliveryTables.
+ * events of the sessions in the caller's CTE `doomed` (a query of `workspace_id` and `id`),
+ * and one more, `deliveries_gone`, counting the deliveries deleted. `tables` from
+ * deliveryTables.
  */
-export function sessionDeliveriesGone(tables: string[], workspaceId: string): RawBuilder<unknown> {
+export function sessionDeliveriesGone(tables: string[]): RawBuilder<unknown> {
   const gone = tables.map(
     (table, index) => sql`, ${sql.ref(`gone_${index}`)} AS (
       DELETE FROM ${sql.table(table)} x USING doomed d
-      WHERE x.workspace_id = ${workspaceId} AND x.session_id = d.id RETURNING 1)`,
+      WHERE x.workspace_id = d.workspace_id AND x.session_id = d.id RETURNING 1)`,
   );
   const counted = tables.map((_, index) => sql`(SELECT count(*) FROM ${sql.ref(`gone_${index}`)})`);
   return sql`, events_gone_outbox AS (
       DELETE FROM outbox_events x USING doomed d
-      WHERE x.workspace_id = ${workspaceId} AND x.session_id = d.id RETURNING 1)
+      WHERE x.workspace_id = d.workspace_id AND x.session_id = d.id RETURNING 1)
     ${sql.join(gone, sql``)}, deliveries_gone AS (
       SELECT (${counted.length > 0 ? sql.join(counted, sql` + `) : sql`0`})::int AS n)`;
 }

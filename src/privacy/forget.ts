@@ -1,7 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type Kysely, sql } from 'kysely';
 import { affectedRows } from '../db/affected.js';
-import { isTransient, writeFailure } from '../db/failures.js';
+import { againIfTransient } from '../db/failures.js';
 import { likeContaining } from '../db/like.js';
 import type { Database } from '../db/schema.js';
 import { isEmailAddress } from '../http/email-address.js';
@@ -90,14 +89,7 @@ export async function forgetPerson(
   // A worker's batch may extend the person's sessions meanwhile and take the rows the stats
   // rollups share with its commit: PostgreSQL may then end one of the two in a deadlock.
   // The worker does its batch again; so does this, a few times.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await forgetOnce(db, workspaceId, person);
-    } catch (error) {
-      if (attempt >= 4 || !isTransient(writeFailure(error))) throw error;
-      await sleep(Math.random() * 20 * 2 ** attempt);
-    }
-  }
+  return againIfTransient(() => forgetOnce(db, workspaceId, person));
 }
 
 async function forgetOnce(

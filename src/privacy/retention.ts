@@ -1,4 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { againIfTransient } from '../db/failures.js';
+import { detachMonth, hasMonthPartitions, type Month, monthsBefore } from '../db/partitions.js';
 import type { Database } from '../db/schema.js';
 import { deliveryTables, sessionDeliveriesGone } from '../outbox/deliveries.js';
 import { markSegmentsStale } from '../outbox/segment-queue.js';
@@ -17,9 +19,10 @@ export interface Expired {
 
 /**
  * Deletes the sessions whose last event is older than `days` days before `now`, with their
- * events and every subscriber's deliveries that carry them, a batch of sessions per statement so
- * that no transaction grows large or holds locks for long. Sessions that started before the
- * limit but ended after it stay whole.
+ * events and every subscriber's deliveries that carry them. Sessions that started before the
+ * limit but ended after it stay whole. Whole months go first, as partitions (dropMonths);
+ * what is left before the limit is deleted a batch of sessions per statement, so that no
+ * transaction grows large or holds locks for long.
  */
 export async function deleteExpired(
   db: Kysely<Database>,
@@ -30,6 +33,22 @@ export async function deleteExpired(
   const cutoff = new Date(now.getTime() - days * DAY_MS).toISOString();
   const total: Expired = { sessions: 0, events: 0, deliveries: 0 };
   const tables = await deliveryTables(db);
+  // A month whose last sessions ended after the limit, by less than two days, waits to be
+  // dropped whole at the next day's run rather than be deleted row by row now.
+  let waiting = sql`false`;
+  if (await hasMonthPartitions(db)) {
+    const dropped = await dropMonths(db, new Date(cutoff), tables);
+    total.sessions += dropped.sessions;
+    total.events += dropped.events;
+    total.deliveries += dropped.deliveries;
+    const month = dropped.waiting;
+    const start = month ? new Date(`${month.month}T00:00:00Z`) : undefined;
+    const end = start && Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1);
+    if (month && end && Date.parse(cutoff) - end < 2 * DAY_MS) {
+      waiting = sql`started_at >= ${month.month}::timestamp AT TIME ZONE 'UTC'
+        AND started_at < (${month.month}::date + interval '1 month')::timestamp AT TIME ZONE 'UTC'`;
+    }
+  }
   const workspaces = await db.selectFrom('workspaces').select('id').execute();
   for (const { id } of workspaces) {
     const removedBefore = total.sessions;
@@ -37,9 +56,9 @@ export async function deleteExpired(
       // started_at first: it is what the workspace's session index can range over.
       const { rows } = await sql<Expired>`
         WITH doomed AS (
-          SELECT id FROM sessions
+          SELECT workspace_id, id FROM sessions
           WHERE workspace_id = ${id} AND started_at < ${cutoff}::timestamptz
-            AND ended_at < ${cutoff}::timestamptz
+            AND ended_at < ${cutoff}::timestamptz AND NOT (${waiting})
           ORDER BY started_at LIMIT ${batch}
           -- Waits rather than skips: the webhook worker marks idle sessions for a moment,
           -- and a skipped session would outlive the limit by a day.
@@ -47,7 +66,7 @@ export async function deleteExpired(
         ), events_gone AS (
           DELETE FROM events e USING doomed d
           WHERE e.workspace_id = ${id} AND e.session_id = d.id RETURNING 1
-        )${sessionDeliveriesGone(tables, id)}, sessions_gone AS (
+        )${sessionDeliveriesGone(tables)}, sessions_gone AS (
           DELETE FROM sessions s USING doomed d
           WHERE s.workspace_id = ${id} AND s.id = d.id RETURNING 1
         )
@@ -64,6 +83,226 @@ export async function deleteExpired(
     if (total.sessions > removedBefore) await markSegmentsStale(db, id);
   }
   return total;
+}
+
+/**
+ * Drops the month partitions of events and sessions that lie wholly before `cutoff`, oldest
+ * first, as long as every session of the month ended before it. Three steps, each a
+ * transaction: the month is detached (no statement on the tables reaches its rows any
+ * more); its rows leave the rollups and its deliveries go, and the partitions are renamed
+ * `retired_…`; the retired tables are dropped. A run stopped between two steps is finished by
+ * the next. Dropping alone keeps the locks DROP needs (on the tables the sessions refer to)
+ * away from the rollup rows the writers share.
+ */
+async function dropMonths(
+  db: Kysely<Database>,
+  cutoff: Date,
+  tables: string[],
+): Promise<Expired & { waiting?: Month }> {
+  const total: Expired & { waiting?: Month } = { sessions: 0, events: 0, deliveries: 0 };
+  await dropRetired(db);
+  for (const month of await monthsBefore(db, cutoff)) {
+    // A session still going at the limit keeps its month, and the months after it.
+    // DETACH and DROP lock the tables the sessions refer to (for their foreign keys), which
+    // a writer's batch may hold while it waits on the sessions: PostgreSQL breaks the cycle,
+    // and the step is done again.
+    if (month.attached && !(await againIfTransient(() => detachMonth(db, month, cutoff)))) {
+      total.waiting = month;
+      break;
+    }
+    const retired = await againIfTransient(() => retireMonth(db, month, tables));
+    total.sessions += retired.sessions;
+    total.events += retired.events;
+    total.deliveries += retired.deliveries;
+    await dropRetired(db);
+  }
+  return total;
+}
+
+async function dropRetired(db: Kysely<Database>): Promise<void> {
+  const { rows } = await sql<{ name: string }>`
+    SELECT relname AS name FROM pg_class
+    WHERE relkind = 'r' AND relnamespace = current_schema()::regnamespace
+      AND relname ~ '^retired_(sessions|events)_[0-9]{4}_[0-9]{2}$'`.execute(db);
+  for (const { name } of rows) {
+    await againIfTransient(() => sql`DROP TABLE IF EXISTS ${sql.table(name)}`.execute(db));
+  }
+}
+
+/**
+ * A detached month's rows out of the rollups, its deliveries deleted, and its partitions
+ * renamed to be dropped, in one transaction. DROP fires no trigger, so this does what the
+ * delete triggers would, for a month at once (test/stats/writer-rollups.test.ts recounts
+ * every rollup after it):
+ * - the rollups by a session's first day or an event's day (sources, organisations, pages)
+ *   lose their rows of the month's days, which only its sessions and events counted;
+ * - the month's sessions that went on into the next month leave theirs through the triggers
+ *   (their later events) and the visitor rollup's own function (their later days);
+ * - the visitor rollup loses the month's days; for visitors who came back later, their later
+ *   days' counts are taken again without the month (a day's "previous day" may have been in
+ *   it), as stats_apply_visitors does for a batch;
+ * - organisation figures lose the month's ended sessions, and first and last seen are read
+ *   again where a session of the month held them.
+ */
+async function retireMonth(db: Kysely<Database>, month: Month, tables: string[]): Promise<Expired> {
+  const sessions = sql.table(month.sessions);
+  const events = sql.table(month.events);
+  const first = sql`${month.month}::date`;
+  const next = sql`(${month.month}::date + interval '1 month')::date`;
+  const end = sql`${next}::timestamp AT TIME ZONE 'UTC'`;
+  return db.transaction().execute(async (trx) => {
+    const run = (query: RawBuilder<unknown>) => query.execute(trx);
+    const { rows: exists } = await sql<{ sessions: boolean; events: boolean }>`
+      SELECT to_regclass(${month.sessions}) IS NOT NULL AS sessions,
+        to_regclass(${month.events}) IS NOT NULL AS events`.execute(trx);
+    if (!exists[0]?.sessions) return { sessions: 0, events: 0, deliveries: 0 };
+    const { rows: counted } = await sql<Expired>`
+      WITH doomed AS (SELECT workspace_id, id FROM ${sessions})${sessionDeliveriesGone(tables)}
+      SELECT (SELECT count(*) FROM ${sessions})::int AS sessions,
+        ${exists[0]?.events ? sql`(SELECT count(*) FROM ${events})::int` : sql`0`} AS events,
+        (SELECT n FROM deliveries_gone) AS deliveries`.execute(trx);
+
+    // Sessions that went on into the next month: their events there, through the table (its
+    // triggers take them from the page rollup), and their days there.
+    const { rows: later } = await sql<{ n: number }>`
+      WITH gone AS (
+        DELETE FROM events e USING ${sessions} s
+        WHERE s.ended_at >= ${end} AND e.ts >= ${end}
+          AND e.workspace_id = s.workspace_id AND e.session_id = s.id
+        RETURNING 1)
+      SELECT count(*)::int AS n FROM gone`.execute(trx);
+    await run(sql`
+      SELECT stats_add_visitors(array_agg(workspace_id), array_agg(visitor_id), array_agg(day),
+        array_agg(sessions), array_agg(attributed))
+      FROM (SELECT workspace_id, visitor_id, day, -count(*)::int AS sessions,
+              -count(organisation_id)::int AS attributed
+            FROM ${sessions}, stats_session_days(started_at, ended_at) day
+            WHERE ended_at >= ${end} AND day >= ${next} GROUP BY 1, 2, 3) d
+      HAVING count(*) > 0`);
+
+    // The month's keys, once.
+    await run(sql`
+      CREATE TEMPORARY TABLE retiring_visitors ON COMMIT DROP AS
+        SELECT DISTINCT workspace_id, visitor_id FROM ${sessions}`);
+    await run(sql`
+      CREATE TEMPORARY TABLE retiring_organisations ON COMMIT DROP AS
+        SELECT workspace_id, organisation_id, count(*)::int AS sessions,
+          sum(pageviews)::bigint AS pageviews,
+          sum(session_micros(started_at, ended_at))::bigint AS micros,
+          min(started_at) AS first_seen, max(ended_at) AS last_seen
+        FROM ${sessions} WHERE ended_notified AND organisation_id IS NOT NULL GROUP BY 1, 2`);
+    const workspaces = sql`(SELECT DISTINCT workspace_id FROM retiring_visitors)`;
+    const inMonth = sql`day >= ${first} AND day < ${next}`;
+
+    // Rollups by a session's first day or an event's day.
+    await run(sql`
+      DELETE FROM stats_organisation_sources t
+      USING (SELECT DISTINCT workspace_id, organisation_id FROM ${sessions}
+             WHERE organisation_id IS NOT NULL) o
+      WHERE t.workspace_id = o.workspace_id AND t.organisation_id = o.organisation_id
+        AND t.day >= ${first} AND t.day < ${next}`);
+    for (const table of ['stats_organisation_days', 'stats_source_days', 'stats_page_days']) {
+      await run(sql`
+        DELETE FROM ${sql.table(table)}
+        WHERE workspace_id IN ${workspaces} AND ${inMonth}`);
+    }
+
+    // Visitors: their later days' counts before, the month's days gone, and after.
+    await run(sql`
+      CREATE TEMPORARY TABLE returning_visitors ON COMMIT DROP AS
+        SELECT v.workspace_id, v.visitor_id FROM retiring_visitors v
+        WHERE EXISTS (SELECT 1 FROM stats_visitor_days t
+                      WHERE t.workspace_id = v.workspace_id AND t.visitor_id = v.visitor_id
+                        AND t.day >= ${next})`);
+    const laterCounts = sql`
+      SELECT workspace_id, day, identified, previous_day, count(*)::int AS n
+      FROM stats_visitor_contributions(
+        (SELECT array_agg(workspace_id) FROM returning_visitors),
+        (SELECT array_agg(visitor_id) FROM returning_visitors))
+      WHERE day >= ${next} GROUP BY 1, 2, 3, 4`;
+    await run(sql`CREATE TEMPORARY TABLE counted_before ON COMMIT DROP AS ${laterCounts}`);
+    await run(sql`
+      DELETE FROM stats_visitor_days t USING retiring_visitors v
+      WHERE t.workspace_id = v.workspace_id AND t.visitor_id = v.visitor_id
+        AND t.day >= ${first} AND t.day < ${next}`);
+    await run(sql`
+      INSERT INTO stats_visitor_counts AS t (workspace_id, day, identified, previous_day, visitors)
+      SELECT workspace_id, day, identified, previous_day, sum(n)
+      FROM (SELECT workspace_id, day, identified, previous_day, -n AS n FROM counted_before
+            UNION ALL ${laterCounts}) c
+      GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 ORDER BY 1, 2, 3, 4
+      ON CONFLICT (workspace_id, day, identified, previous_day) DO UPDATE
+        SET visitors = t.visitors + excluded.visitors`);
+    await run(sql`
+      DELETE FROM stats_visitor_counts t USING counted_before b
+      WHERE t.workspace_id = b.workspace_id AND t.day = b.day AND t.identified = b.identified
+        AND t.previous_day IS NOT DISTINCT FROM b.previous_day AND t.visitors <= 0`);
+    await run(sql`
+      DELETE FROM stats_visitor_counts WHERE workspace_id IN ${workspaces} AND ${inMonth}`);
+
+    // Organisation figures, by the month's ended sessions.
+    await run(sql`
+      UPDATE organisation_figures f SET sessions = f.sessions - g.sessions,
+        pageviews = f.pageviews - g.pageviews, micros = f.micros - g.micros
+      FROM retiring_organisations g
+      WHERE f.workspace_id = g.workspace_id AND f.organisation_id = g.organisation_id`);
+    // The same statement cannot both change a row and delete it: two steps each.
+    const byVisitor = sql`
+      SELECT workspace_id, organisation_id, visitor_id, count(*)::int AS n FROM ${sessions}
+      WHERE ended_notified AND organisation_id IS NOT NULL GROUP BY 1, 2, 3`;
+    await run(sql`CREATE TEMPORARY TABLE retiring_visits ON COMMIT DROP AS ${byVisitor}`);
+    await run(sql`
+      UPDATE organisation_visitors t SET sessions = t.sessions - g.n FROM retiring_visits g
+      WHERE t.workspace_id = g.workspace_id AND t.organisation_id = g.organisation_id
+        AND t.visitor_id = g.visitor_id`);
+    await run(sql`
+      DELETE FROM organisation_visitors t USING retiring_visits g
+      WHERE t.sessions <= 0 AND t.workspace_id = g.workspace_id
+        AND t.organisation_id = g.organisation_id AND t.visitor_id = g.visitor_id`);
+    const byPlace = sql`
+      SELECT workspace_id, organisation_id, city, country, count(*)::int AS n FROM ${sessions}
+      WHERE ended_notified AND organisation_id IS NOT NULL AND city <> '' GROUP BY 1, 2, 3, 4`;
+    await run(sql`CREATE TEMPORARY TABLE retiring_places ON COMMIT DROP AS ${byPlace}`);
+    await run(sql`
+      UPDATE organisation_locations t SET sessions = t.sessions - g.n FROM retiring_places g
+      WHERE t.workspace_id = g.workspace_id AND t.organisation_id = g.organisation_id
+        AND t.city = g.city AND t.country = g.country`);
+    await run(sql`
+      DELETE FROM organisation_locations t USING retiring_places g
+      WHERE t.sessions <= 0 AND t.workspace_id = g.workspace_id
+        AND t.organisation_id = g.organisation_id AND t.city = g.city AND t.country = g.country`);
+    await run(sql`
+      DELETE FROM organisation_figures f USING retiring_organisations g
+      WHERE f.workspace_id = g.workspace_id AND f.organisation_id = g.organisation_id
+        AND f.sessions <= 0`);
+    await run(sql`
+      UPDATE organisation_figures f SET
+        first_seen = CASE WHEN g.first_seen <= f.first_seen
+          THEN (SELECT min(s.started_at) FROM sessions s
+                WHERE s.workspace_id = f.workspace_id AND s.organisation_id = f.organisation_id
+                  AND s.ended_notified)
+          ELSE f.first_seen END,
+        last_seen = CASE WHEN g.last_seen >= f.last_seen
+          THEN (SELECT max(s.ended_at) FROM sessions s
+                WHERE s.workspace_id = f.workspace_id AND s.organisation_id = f.organisation_id
+                  AND s.ended_notified)
+          ELSE f.last_seen END
+      FROM retiring_organisations g
+      WHERE f.workspace_id = g.workspace_id AND f.organisation_id = g.organisation_id
+        AND (g.first_seen <= f.first_seen OR g.last_seen >= f.last_seen)`);
+
+    // Their organisations lost sessions: the segment worker computes their segments again.
+    const { rows: touched } = await sql<{ workspace_id: string }>`
+      SELECT DISTINCT workspace_id FROM retiring_organisations`.execute(trx);
+    for (const { workspace_id } of touched) await markSegmentsStale(trx, workspace_id);
+    for (const partition of exists[0]?.events ? [month.events, month.sessions] : [month.sessions]) {
+      await run(
+        sql`ALTER TABLE ${sql.table(partition)} RENAME TO ${sql.table(`retired_${partition}`)}`,
+      );
+    }
+    const done = counted[0] ?? { sessions: 0, events: 0, deliveries: 0 };
+    return { ...done, events: done.events + (later[0]?.n ?? 0) };
+  });
 }
 
 /**

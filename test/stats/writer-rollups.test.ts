@@ -32,7 +32,9 @@ const UNKNOWN_IPS = ['203.0.113.9', '198.51.100.7'];
 const EMAIL_DOMAINS = ['initech.com', 'umbrella-corp.com', 'gmail.com'];
 const PATHS = ['', 'pricing', 'docs', 'blog', 'jobs?utm_source=newsletter'];
 const REFERRERS = ['', '', 'https://www.google.com/search', 'https://news.example/item'];
-const DAY0 = Date.parse('2026-03-10T00:00:00Z');
+// Three days before a month's end: visits fall on both sides of the boundary, in two month
+// partitions (migration 0034), and retention drops the first month whole.
+const DAY0 = Date.parse('2026-02-25T00:00:00Z');
 const MINUTE = 60_000;
 
 let t: TestApp;
@@ -57,6 +59,9 @@ beforeAll(async () => {
     COLLECT_RATE_LIMIT_PER_SCRIPT: '100000',
   });
   db = t.database.db;
+  // The months of the visits, as the partitions job makes them for the current month.
+  await sql`SELECT create_month_partitions('sessions', '2026-02-01', '2026-03-01'),
+    create_month_partitions('events', '2026-02-01', '2026-03-01')`.execute(db);
   await upsertIpRanges(
     db,
     NETWORKS.map(({ network, domain, name }) => ({ network, domain, name })),
@@ -141,7 +146,29 @@ const sessionDays = `
   FROM sessions s, generate_series((s.started_at AT TIME ZONE 'UTC')::date,
     (s.ended_at AT TIME ZONE 'UTC')::date, interval '1 day') d
   WHERE s.${LIVE} GROUP BY 1, 2, 3`;
+const ended = `FROM sessions WHERE ended_notified AND organisation_id IS NOT NULL AND ${LIVE}`;
 const ROLLUPS: Record<string, { kept: string; counted: string }> = {
+  // The organisation figures count ended sessions (organisation-figures.ts).
+  organisation_figures: {
+    kept: `SELECT workspace_id, organisation_id, sessions::bigint, pageviews::bigint, micros::bigint,
+        first_seen, last_seen
+      FROM organisation_figures WHERE ${LIVE}`,
+    counted: `SELECT workspace_id, organisation_id, count(*)::bigint, sum(pageviews)::bigint,
+        sum(session_micros(started_at, ended_at))::bigint, min(started_at), max(ended_at)
+      ${ended} GROUP BY 1, 2`,
+  },
+  organisation_visitors: {
+    kept: `SELECT workspace_id, organisation_id, visitor_id, sessions::bigint
+      FROM organisation_visitors WHERE ${LIVE}`,
+    counted: `SELECT workspace_id, organisation_id, visitor_id, count(*)::bigint
+      ${ended} GROUP BY 1, 2, 3`,
+  },
+  organisation_locations: {
+    kept: `SELECT workspace_id, organisation_id, city, country, sessions::bigint
+      FROM organisation_locations WHERE ${LIVE}`,
+    counted: `SELECT workspace_id, organisation_id, city, country, count(*)::bigint
+      ${ended} AND city <> '' GROUP BY 1, 2, 3, 4`,
+  },
   stats_organisation_sources: {
     kept: `SELECT workspace_id, organisation_id, day, source, sessions::bigint, pageviews::bigint
       FROM stats_organisation_sources WHERE ${LIVE}`,
@@ -262,8 +289,25 @@ describe('the stats rollups of the ingest workers', () => {
     const person = visitors.find((v) => v.workspace.id === first.id) as Visitor;
     await beside(() => forgetPerson(db, first.id, { visitorId: person.id }));
     await beside(() => forgetPerson(db, second.id, { email: 'p1@initech.com' }));
-    // Retention: what ended before the third day goes.
+    // Retention: what ended before the third day goes, row by row.
     await beside(() => deleteExpired(db, 1, new Date(DAY0 + 3 * 1440 * MINUTE)));
+    // Then February whole, as a partition, with the next month's events of its last sessions.
+    const partitions = async () =>
+      (
+        await sql<{ name: string }>`
+          SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+          WHERE i.inhparent = 'sessions'::regclass AND c.relname LIKE 'sessions_2026_0%'
+          ORDER BY 1`.execute(db)
+      ).rows.map((row) => row.name);
+    expect(await partitions()).toEqual(['sessions_2026_02', 'sessions_2026_03']);
+    const inFebruary = await rowsOf('sessions_2026_02');
+    expect(inFebruary).toBeGreaterThan(0);
+    let expired = { sessions: 0, events: 0, deliveries: 0 };
+    await beside(async () => {
+      expired = await deleteExpired(db, 1, new Date(Date.parse('2026-03-03T00:00:00Z')));
+    });
+    expect(await partitions()).toEqual(['sessions_2026_03']);
+    expect(expired.sessions).toBeGreaterThanOrEqual(inFebruary);
     // A deleted workspace: its rows go with the purge, the other's stay right.
     gone.add(second.id);
     await deleteWorkspace(db, second.id);

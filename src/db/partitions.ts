@@ -1,0 +1,115 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from './schema.js';
+
+/**
+ * The month partitions of events and sessions (migration 0034, contract §19 storage): made
+ * ahead of the traffic that fills them, and dropped whole when retention is past them.
+ */
+
+/** Months made ahead of the current one, so a month's first event never waits for DDL. */
+export const MONTHS_AHEAD = 2;
+
+// One advisory lock across servers for making and dropping partitions ("partitn" in hex).
+const LOCK_KEY = '7021913812415263598';
+
+/** The month partitions' tables, oldest first. */
+const PARTITIONED = ['sessions', 'events'] as const;
+
+/**
+ * Makes the month partitions from the month of `now` to MONTHS_AHEAD after it where
+ * missing, under a lock so servers starting together do not race. Answers how many it made.
+ */
+export async function ensureMonthPartitions(
+  db: Kysely<Database>,
+  now = new Date(),
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(${LOCK_KEY}::bigint)`.execute(trx);
+    let made = 0;
+    for (const table of PARTITIONED) {
+      const { rows } = await sql<{ made: number }>`
+        SELECT create_month_partitions(${table},
+          (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC')::date,
+          ((${now.toISOString()}::timestamptz AT TIME ZONE 'UTC')
+            + ${`${MONTHS_AHEAD} months`}::interval)::date) AS made`.execute(trx);
+      made += rows[0]?.made ?? 0;
+    }
+    return made;
+  });
+}
+
+/** Whether the schema has month partitions yet (a database migrated part of the way). */
+export async function hasMonthPartitions(db: Kysely<Database>): Promise<boolean> {
+  const { rows } = await sql<{ found: boolean }>`
+    SELECT to_regproc('create_month_partitions') IS NOT NULL AS found`.execute(db);
+  return rows[0]?.found === true;
+}
+
+export interface Month {
+  /** First day of the month, YYYY-MM-DD. */
+  month: string;
+  sessions: string;
+  events: string;
+  /** Whether the partitions still hang from their tables (false: detached, to be dropped). */
+  attached: boolean;
+}
+
+/**
+ * The month partitions that lie wholly before `cutoff`, oldest first: those attached, and
+ * those a retention run detached and did not drop (it stopped half-way).
+ */
+export async function monthsBefore(db: Kysely<Database>, cutoff: Date): Promise<Month[]> {
+  const { rows } = await sql<{ month: string; attached: boolean }>`
+    SELECT to_char(to_date(substr(c.relname, 10), 'YYYY_MM'), 'YYYY-MM-DD') AS month,
+      EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = c.oid) AS attached
+    FROM pg_class c
+    WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace
+      AND c.relname ~ '^sessions_[0-9]{4}_[0-9]{2}$'
+      AND to_date(substr(c.relname, 10), 'YYYY_MM') + interval '1 month'
+        <= (${cutoff.toISOString()}::timestamptz AT TIME ZONE 'UTC')
+    ORDER BY 1`.execute(db);
+  return rows.map(({ month, attached }) => {
+    const suffix = month.slice(0, 7).replace('-', '_');
+    return { month, attached, sessions: `sessions_${suffix}`, events: `events_${suffix}` };
+  });
+}
+
+/**
+ * Detaches a month's partitions, unless a session of the month ended at `cutoff` or later:
+ * from then on no statement on the tables reaches their rows. The check is made under the
+ * detach's lock, so no writer extends a session of the month between the two. Answers
+ * whether it detached them.
+ */
+export async function detachMonth(
+  db: Kysely<Database>,
+  month: Month,
+  cutoff: Date,
+): Promise<boolean> {
+  const running = new Error('a session of the month is still going');
+  const detach = db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(${LOCK_KEY}::bigint)`.execute(trx);
+    for (const table of PARTITIONED) {
+      const partition = month[table];
+      const { rows } = await sql<{ attached: boolean }>`
+        SELECT EXISTS (SELECT 1 FROM pg_inherits WHERE inhrelid = to_regclass(${partition}))
+          AS attached`.execute(trx);
+      if (rows[0]?.attached) {
+        await sql`ALTER TABLE ${sql.table(table)} DETACH PARTITION ${sql.table(partition)}`.execute(
+          trx,
+        );
+      }
+    }
+    const { rows } = await sql<{ running: boolean }>`
+      SELECT EXISTS (SELECT 1 FROM ${sql.table(month.sessions)}
+        WHERE ended_at >= ${cutoff.toISOString()}::timestamptz) AS running`.execute(trx);
+    // Thrown to roll the detach back.
+    if (rows[0]?.running) throw running;
+  });
+  return detach.then(
+    () => true,
+    (error: unknown) => {
+      if (error === running) return false;
+      throw error;
+    },
+  );
+}
