@@ -34,6 +34,7 @@ import * as readFences from './migrations/0032_read_fences.js';
 import * as distributionKeys from './migrations/0033_distribution_keys.js';
 import * as monthPartitions from './migrations/0034_month_partitions.js';
 import * as rollupDeletesByKey from './migrations/0035_rollup_deletes_by_key.js';
+import * as sessionsWritten from './migrations/0036_sessions_written.js';
 import { ensureMonthPartitions, hasMonthPartitions } from './partitions.js';
 import type { Database } from './schema.js';
 
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   '0033_distribution_keys': distributionKeys,
   '0034_month_partitions': monthPartitions,
   '0035_rollup_deletes_by_key': rollupDeletesByKey,
+  '0036_sessions_written': sessionsWritten,
 };
 
 /**

@@ -176,7 +176,8 @@ async function writeSessionsAndEvents(
       ${changed.map((s) => s.source)}::text[], ${changed.map((s) => s.pageviews)}::int[])
       AS u(workspace_id, id, stored_start, started_at, ended_at, organisation_id, referrer,
            referrer_at, source, pageviews)
-    WHERE s.workspace_id = u.workspace_id AND s.id = u.id AND s.started_at = u.stored_start`;
+    WHERE s.workspace_id = u.workspace_id AND s.id = u.id AND s.started_at = u.stored_start
+    RETURNING 1`;
   // Each event carries its session's attribution as this statement leaves it (the stats
   // triggers count top pages by it; migration 0023 says why it cannot be read from the session).
   const attributed = sessions.filter((session) => session.organisationId !== null);
@@ -190,7 +191,9 @@ async function writeSessionsAndEvents(
       ${rows.map((r) => r.item.event.ts.toISOString())}::timestamptz[],
       ${rows.map((r) => r.item.event.url)}::text[],
       ${rows.map((r) => JSON.stringify(r.item.event.data))}::jsonb[],
-      ${rows.map((r) => attributedIds.has(r.sessionId))}::boolean[])`;
+      ${rows.map((r) => attributedIds.has(r.sessionId))}::boolean[])
+    -- Every stored session it updates still there (migration 0036), or the batch again.
+    WHERE (SELECT sessions_written(count(*), ${changed.length}) FROM updated)`;
   // Their organisations' figures changed: their segments are evaluated again (segments/).
   const queued = sql`queued AS (${queueForSegments(sql`
     SELECT * FROM unnest(${attributed.map((s) => s.workspaceId)}::uuid[],

@@ -54,7 +54,10 @@ export async function deleteExpired(
     const removedBefore = total.sessions;
     for (;;) {
       // started_at first: it is what the workspace's session index can range over.
-      const { rows } = await sql<Expired>`
+      // Writers' batches meet these rows too (a visitor's late event): a deadlock is broken
+      // by PostgreSQL, and the batch is deleted again.
+      const { rows } = await againIfTransient(() =>
+        sql<Expired>`
         WITH doomed AS (
           SELECT workspace_id, id FROM sessions
           WHERE workspace_id = ${id} AND started_at < ${cutoff}::timestamptz
@@ -72,7 +75,8 @@ export async function deleteExpired(
         )
         SELECT (SELECT count(*) FROM sessions_gone)::int AS sessions,
                (SELECT count(*) FROM events_gone)::int AS events,
-               (SELECT n FROM deliveries_gone) AS deliveries`.execute(db);
+               (SELECT n FROM deliveries_gone) AS deliveries`.execute(db),
+      );
       const done = rows[0] ?? { sessions: 0, events: 0, deliveries: 0 };
       total.sessions += done.sessions;
       total.events += done.events;
@@ -135,7 +139,8 @@ async function dropRetired(db: Kysely<Database>): Promise<void> {
  * delete triggers would, for a month at once (test/stats/writer-rollups.test.ts recounts
  * every rollup after it):
  * - the rollups by a session's first day or an event's day (sources, organisations, pages)
- *   lose their rows of the month's days, which only its sessions and events counted;
+ *   lose their rows of the month's days; rows of the month that came after the detach (an
+ *   old timestamp, in the default partitions) are counted into them again;
  * - the month's sessions that went on into the next month leave theirs through the triggers
  *   (their later events) and the visitor rollup's own function (their later days);
  * - the visitor rollup loses the month's days; for visitors who came back later, their later
@@ -180,10 +185,19 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
             WHERE ended_at >= ${end} AND day >= ${next} GROUP BY 1, 2, 3) d
       HAVING count(*) > 0`);
 
+    // Rows of the month can still come after it was detached (an event with an old
+    // timestamp): they go to the default partitions, which are held still meanwhile, and
+    // what the rollups count of them is counted again after the month's days go.
+    await run(sql`LOCK TABLE sessions_default, events_default IN SHARE MODE`);
+    const start = sql`${first}::timestamp AT TIME ZONE 'UTC'`;
+    const staying = sql`FROM sessions WHERE started_at < ${end} AND ended_at >= ${start}`;
     // The month's keys, once.
     await run(sql`
       CREATE TEMPORARY TABLE retiring_visitors ON COMMIT DROP AS
         SELECT DISTINCT workspace_id, visitor_id FROM ${sessions}`);
+    await run(sql`
+      CREATE TEMPORARY TABLE staying_visitors ON COMMIT DROP AS
+        SELECT DISTINCT workspace_id, visitor_id ${staying}`);
     await run(sql`
       CREATE TEMPORARY TABLE retiring_organisations ON COMMIT DROP AS
         SELECT workspace_id, organisation_id, count(*)::int AS sessions,
@@ -191,14 +205,18 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
           sum(session_micros(started_at, ended_at))::bigint AS micros,
           min(started_at) AS first_seen, max(ended_at) AS last_seen
         FROM ${sessions} WHERE ended_notified AND organisation_id IS NOT NULL GROUP BY 1, 2`);
-    const workspaces = sql`(SELECT DISTINCT workspace_id FROM retiring_visitors)`;
+    const workspaces = sql`(SELECT workspace_id FROM retiring_visitors
+      UNION SELECT workspace_id FROM staying_visitors)`;
     const inMonth = sql`day >= ${first} AND day < ${next}`;
 
-    // Rollups by a session's first day or an event's day.
+    // Rollups by a session's first day or an event's day: the month's days go, and what
+    // stays of the month is counted again (what the insert triggers would add).
     await run(sql`
       DELETE FROM stats_organisation_sources t
-      USING (SELECT DISTINCT workspace_id, organisation_id FROM ${sessions}
-             WHERE organisation_id IS NOT NULL) o
+      USING (SELECT workspace_id, organisation_id FROM ${sessions}
+             WHERE organisation_id IS NOT NULL
+             UNION SELECT workspace_id, organisation_id ${staying}
+               AND organisation_id IS NOT NULL) o
       WHERE t.workspace_id = o.workspace_id AND t.organisation_id = o.organisation_id
         AND t.day >= ${first} AND t.day < ${next}`);
     for (const table of ['stats_organisation_days', 'stats_source_days', 'stats_page_days']) {
@@ -206,30 +224,62 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
         DELETE FROM ${sql.table(table)}
         WHERE workspace_id IN ${workspaces} AND ${inMonth}`);
     }
+    await run(sql`
+      SELECT stats_add_sessions(array_agg(workspace_id), array_agg(organisation_id),
+        array_agg(day), array_agg(source), array_agg(sessions), array_agg(pageviews))
+      FROM (SELECT workspace_id, organisation_id, (started_at AT TIME ZONE 'UTC')::date AS day,
+              source, count(*)::int AS sessions, sum(pageviews)::bigint AS pageviews
+            FROM sessions WHERE started_at >= ${start} AND started_at < ${end}
+              AND organisation_id IS NOT NULL GROUP BY 1, 2, 3, 4) d
+      HAVING count(*) > 0`);
+    await run(sql`
+      SELECT stats_add_pages(array_agg(workspace_id), array_agg(day), array_agg(url),
+        array_agg(n), array_agg(a))
+      FROM (SELECT workspace_id, (ts AT TIME ZONE 'UTC')::date AS day, url, count(*) AS n,
+              count(*) FILTER (WHERE attributed) AS a
+            FROM events WHERE ts >= ${start} AND ts < ${end}
+              AND type = 'pageview' AND attributed IS NOT NULL GROUP BY 1, 2, 3) d
+      HAVING count(*) > 0`);
 
-    // Visitors: their later days' counts before, the month's days gone, and after.
+    // Visitors: the counts of the days after the month, before; the month's days go (those
+    // of what stays counted again); the counts of the month and after, again.
     await run(sql`
       CREATE TEMPORARY TABLE returning_visitors ON COMMIT DROP AS
         SELECT v.workspace_id, v.visitor_id FROM retiring_visitors v
         WHERE EXISTS (SELECT 1 FROM stats_visitor_days t
                       WHERE t.workspace_id = v.workspace_id AND t.visitor_id = v.visitor_id
-                        AND t.day >= ${next})`);
-    const laterCounts = sql`
+                        AND t.day >= ${next})
+        UNION SELECT workspace_id, visitor_id FROM staying_visitors`);
+    const countsFrom = (day: RawBuilder<unknown>) => sql`
       SELECT workspace_id, day, identified, previous_day, count(*)::int AS n
       FROM stats_visitor_contributions(
         (SELECT array_agg(workspace_id) FROM returning_visitors),
         (SELECT array_agg(visitor_id) FROM returning_visitors))
-      WHERE day >= ${next} GROUP BY 1, 2, 3, 4`;
-    await run(sql`CREATE TEMPORARY TABLE counted_before ON COMMIT DROP AS ${laterCounts}`);
+      WHERE day >= ${day} GROUP BY 1, 2, 3, 4`;
+    await run(sql`CREATE TEMPORARY TABLE counted_before ON COMMIT DROP AS ${countsFrom(next)}`);
     await run(sql`
       DELETE FROM stats_visitor_days t USING retiring_visitors v
       WHERE t.workspace_id = v.workspace_id AND t.visitor_id = v.visitor_id
         AND t.day >= ${first} AND t.day < ${next}`);
     await run(sql`
+      INSERT INTO stats_visitor_days AS t
+        (workspace_id, visitor_id, day, sessions, attributed_sessions)
+      SELECT s.workspace_id, s.visitor_id, day, count(*)::int, count(s.organisation_id)::int
+      FROM (SELECT * ${staying}) s
+      JOIN retiring_visitors v ON v.workspace_id = s.workspace_id AND v.visitor_id = s.visitor_id,
+        stats_session_days(s.started_at, s.ended_at) day
+      WHERE day >= ${first} AND day < ${next}
+      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+      ON CONFLICT (workspace_id, visitor_id, day) DO UPDATE
+        SET sessions = t.sessions + excluded.sessions,
+          attributed_sessions = t.attributed_sessions + excluded.attributed_sessions`);
+    await run(sql`
+      DELETE FROM stats_visitor_counts WHERE workspace_id IN ${workspaces} AND ${inMonth}`);
+    await run(sql`
       INSERT INTO stats_visitor_counts AS t (workspace_id, day, identified, previous_day, visitors)
       SELECT workspace_id, day, identified, previous_day, sum(n)
       FROM (SELECT workspace_id, day, identified, previous_day, -n AS n FROM counted_before
-            UNION ALL ${laterCounts}) c
+            UNION ALL ${countsFrom(first)}) c
       GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 ORDER BY 1, 2, 3, 4
       ON CONFLICT (workspace_id, day, identified, previous_day) DO UPDATE
         SET visitors = t.visitors + excluded.visitors`);
@@ -237,8 +287,6 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
       DELETE FROM stats_visitor_counts t USING counted_before b
       WHERE t.workspace_id = b.workspace_id AND t.day = b.day AND t.identified = b.identified
         AND t.previous_day IS NOT DISTINCT FROM b.previous_day AND t.visitors <= 0`);
-    await run(sql`
-      DELETE FROM stats_visitor_counts WHERE workspace_id IN ${workspaces} AND ${inMonth}`);
 
     // Organisation figures, by the month's ended sessions.
     await run(sql`

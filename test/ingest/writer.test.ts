@@ -261,3 +261,49 @@ describe('a deadlock', () => {
     );
   });
 });
+
+describe('a session deleted between the read and the write', () => {
+  it('gets no events: the batch is done again, and they go to a new session', async () => {
+    const w = await workspace();
+    const visitor = randomUUID();
+    const at = Date.now() - 10 * 60_000;
+    await send(visit(w.script, [pageview('https://site.example/first', at)], { visitor }));
+    const { rows: stored } = await other.query(
+      'SELECT id FROM sessions WHERE workspace_id = $1 AND visitor_id = $2',
+      [w.id, visitor],
+    );
+    const gone = stored[0].id as string;
+    const retriesBefore = await metric('footfall_write_retries_total', 'reason="serialization"');
+    // Retention (or forget) holds the session: the writer reads it, then waits to update it.
+    await other.query('BEGIN');
+    try {
+      await other.query('SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE', [gone]);
+      const answer = await collector(t.url, { wait: false })(
+        visit(w.script, [pageview('https://site.example/second', at + 60_000)], { visitor }),
+      );
+      expect(answer.status).toBe(202);
+      await until(async () => (await waitingForLocks()) > 0);
+      await other.query('DELETE FROM events WHERE session_id = $1', [gone]);
+      await other.query('DELETE FROM sessions WHERE id = $1', [gone]);
+    } finally {
+      await other.query('COMMIT');
+    }
+    await processed(t.url);
+    const { rows: sessions } = await other.query(
+      `SELECT s.id, array_agg(e.url ORDER BY e.ts) AS urls FROM sessions s
+       JOIN events e ON e.workspace_id = s.workspace_id AND e.session_id = s.id
+       WHERE s.workspace_id = $1 AND s.visitor_id = $2 GROUP BY s.id`,
+      [w.id, visitor],
+    );
+    expect(sessions).toEqual([{ id: expect.any(String), urls: ['https://site.example/second'] }]);
+    expect(sessions[0].id).not.toBe(gone);
+    const { rows: orphans } = await other.query(
+      'SELECT count(*)::int AS n FROM events WHERE session_id = $1',
+      [gone],
+    );
+    expect(orphans[0].n).toBe(0);
+    expect(await metric('footfall_write_retries_total', 'reason="serialization"')).toBeGreaterThan(
+      retriesBefore,
+    );
+  });
+});
