@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { isDatabaseUnreachable, sqlState } from '../db/failures.js';
+import { withinSession } from '../db/partitions.js';
 import type { Database } from '../db/schema.js';
 import { profileCountry, profileJoins, profileName } from '../enrich/profile-sql.js';
 import { dashboardLink } from '../http/links.js';
@@ -123,6 +124,7 @@ export async function digestOf(
       SELECT array_agg(url ORDER BY views DESC, url) AS pages FROM (
         SELECT e.url, count(*) AS views FROM sessions s
         JOIN events e ON e.workspace_id = s.workspace_id AND e.session_id = s.id
+          AND ${withinSession}
         WHERE s.workspace_id = ${rule.workspace_id} AND s.organisation_id = l.organisation_id
           AND s.started_at >= ${period.start.toISOString()}::timestamptz
           AND s.started_at < ${period.end.toISOString()}::timestamptz AND e.type = 'pageview'

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import { likeContaining, likeEnding, likeStarting } from '../db/like.js';
+import { withinSession } from '../db/partitions.js';
 import { profileCountry, profileJoins, profileName, profileText } from '../enrich/profile-sql.js';
 import { organisationTotals } from '../sessions/organisation-figures.js';
 import type { Comparison, Condition, FieldSpec, Group, Scalar, Unit } from './filters.js';
@@ -236,12 +237,13 @@ class Compiler {
           // session (LIMIT keeps the planner from turning this into a scan of all events).
           return sql`SELECT s.organisation_id FROM sessions s
             CROSS JOIN LATERAL (SELECT 1 FROM events e
-              WHERE e.workspace_id = s.workspace_id AND e.session_id = s.id
+              WHERE e.workspace_id = s.workspace_id AND e.session_id = s.id AND ${withinSession}
                 AND ${test(sql`e.url`)} LIMIT 1) hit
             WHERE s.workspace_id = ${workspaceId} ${only('s.organisation_id')}`;
         }
         return sql`SELECT s.organisation_id FROM sessions s
           JOIN events e ON e.workspace_id = s.workspace_id AND e.session_id = s.id
+            AND ${withinSession}
           WHERE s.workspace_id = ${workspaceId} AND s.organisation_id IS NOT NULL
             AND ${test(sql`e.url`)}`;
       default:

@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { likeContaining } from '../db/like.js';
+import { withinSession } from '../db/partitions.js';
 import type { Database, SessionTable } from '../db/schema.js';
 import type { DateRange } from './dates.js';
 
@@ -28,7 +29,7 @@ export function sessionsWhere(f: SessionFilters): RawBuilder<unknown> {
   if (f.referrer) parts.push(sql`s.referrer ILIKE ${likeContaining(f.referrer)}`);
   if (f.url) {
     parts.push(sql`EXISTS (SELECT 1 FROM events e WHERE e.workspace_id = s.workspace_id
-      AND e.session_id = s.id AND e.url ILIKE ${likeContaining(f.url)})`);
+      AND e.session_id = s.id AND ${withinSession} AND e.url ILIKE ${likeContaining(f.url)})`);
   }
   if (f.segmentId) {
     parts.push(sql`EXISTS (SELECT 1 FROM segment_members m WHERE m.workspace_id = s.workspace_id

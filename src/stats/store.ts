@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { withinSession } from '../db/partitions.js';
 import type { Database } from '../db/schema.js';
 import { profileCountry, profileJoins, profileName } from '../enrich/profile-sql.js';
 
@@ -167,7 +168,7 @@ function segmentParts(workspaceId: string, segmentId: string, range: DayRange) {
       JOIN sessions s ON s.workspace_id = m.workspace_id AND s.organisation_id = m.organisation_id
         AND s.started_at < ${to} AND s.ended_at >= ${from}
       JOIN events e ON e.workspace_id = s.workspace_id AND e.session_id = s.id
-        AND e.type = 'pageview' AND e.ts >= ${from} AND e.ts < ${to}
+        AND ${withinSession} AND e.type = 'pageview' AND e.ts >= ${from} AND e.ts < ${to}
       WHERE m.workspace_id = ${workspaceId} AND m.segment_id = ${segmentId}
       GROUP BY e.url ORDER BY 2 DESC, e.url COLLATE "C" LIMIT ${TOP}`,
     sources: sql<SourceRow>`
