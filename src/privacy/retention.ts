@@ -195,9 +195,11 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     await run(sql`
       CREATE TEMPORARY TABLE retiring_visitors ON COMMIT DROP AS
         SELECT DISTINCT workspace_id, visitor_id FROM ${sessions}`);
+    await run(sql`ANALYZE retiring_visitors`);
     await run(sql`
       CREATE TEMPORARY TABLE staying_visitors ON COMMIT DROP AS
         SELECT DISTINCT workspace_id, visitor_id ${staying}`);
+    await run(sql`ANALYZE staying_visitors`);
     await run(sql`
       CREATE TEMPORARY TABLE retiring_organisations ON COMMIT DROP AS
         SELECT workspace_id, organisation_id, count(*)::int AS sessions,
@@ -205,6 +207,7 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
           sum(session_micros(started_at, ended_at))::bigint AS micros,
           min(started_at) AS first_seen, max(ended_at) AS last_seen
         FROM ${sessions} WHERE ended_notified AND organisation_id IS NOT NULL GROUP BY 1, 2`);
+    await run(sql`ANALYZE retiring_organisations`);
     const workspaces = sql`(SELECT workspace_id FROM retiring_visitors
       UNION SELECT workspace_id FROM staying_visitors)`;
     const inMonth = sql`day >= ${first} AND day < ${next}`;
@@ -250,6 +253,7 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
                       WHERE t.workspace_id = v.workspace_id AND t.visitor_id = v.visitor_id
                         AND t.day >= ${next})
         UNION SELECT workspace_id, visitor_id FROM staying_visitors`);
+    await run(sql`ANALYZE returning_visitors`);
     const countsFrom = (day: RawBuilder<unknown>) => sql`
       SELECT workspace_id, day, identified, previous_day, count(*)::int AS n
       FROM stats_visitor_contributions(
@@ -257,6 +261,7 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
         (SELECT array_agg(visitor_id) FROM returning_visitors))
       WHERE day >= ${day} GROUP BY 1, 2, 3, 4`;
     await run(sql`CREATE TEMPORARY TABLE counted_before ON COMMIT DROP AS ${countsFrom(next)}`);
+    await run(sql`ANALYZE counted_before`);
     await run(sql`
       DELETE FROM stats_visitor_days t USING retiring_visitors v
       WHERE t.workspace_id = v.workspace_id AND t.visitor_id = v.visitor_id
@@ -276,53 +281,64 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     await run(sql`
       DELETE FROM stats_visitor_counts WHERE workspace_id IN ${workspaces} AND ${inMonth}`);
     await run(sql`
-      INSERT INTO stats_visitor_counts AS t (workspace_id, day, identified, previous_day, visitors)
-      SELECT workspace_id, day, identified, previous_day, sum(n)
-      FROM (SELECT workspace_id, day, identified, previous_day, -n AS n FROM counted_before
-            UNION ALL ${countsFrom(first)}) c
-      GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 ORDER BY 1, 2, 3, 4
-      ON CONFLICT (workspace_id, day, identified, previous_day) DO UPDATE
-        SET visitors = t.visitors + excluded.visitors`);
+      CREATE TEMPORARY TABLE counts_emptied ON COMMIT DROP AS
+      WITH changed AS (
+        INSERT INTO stats_visitor_counts AS t
+          (workspace_id, day, identified, previous_day, visitors)
+        SELECT workspace_id, day, identified, previous_day, sum(n)
+        FROM (SELECT workspace_id, day, identified, previous_day, -n AS n FROM counted_before
+              UNION ALL ${countsFrom(first)}) c
+        GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 ORDER BY 1, 2, 3, 4
+        ON CONFLICT (workspace_id, day, identified, previous_day) DO UPDATE
+          SET visitors = t.visitors + excluded.visitors
+        RETURNING t.ctid AS at, t.visitors)
+      SELECT at FROM changed WHERE visitors <= 0`);
     await run(sql`
-      DELETE FROM stats_visitor_counts t USING counted_before b
-      WHERE t.workspace_id = b.workspace_id AND t.day = b.day AND t.identified = b.identified
-        AND t.previous_day IS NOT DISTINCT FROM b.previous_day AND t.visitors <= 0`);
+      DELETE FROM stats_visitor_counts WHERE ctid = ANY (ARRAY(SELECT at FROM counts_emptied))`);
 
     // Organisation figures, by the month's ended sessions.
-    await run(sql`
-      UPDATE organisation_figures f SET sessions = f.sessions - g.sessions,
-        pageviews = f.pageviews - g.pageviews, micros = f.micros - g.micros
+    // Each subtraction keeps the rows it took to zero, which the next statement deletes by
+    // their place (the same statement cannot change a row and delete it; and a delete that
+    // searched for `sessions <= 0` would be planned as if it found one row, and read every
+    // row of the table).
+    const emptied = async (table: string, subtract: RawBuilder<unknown>) => {
+      await run(sql`DROP TABLE IF EXISTS pg_temp.emptied`);
+      await run(sql`
+        CREATE TEMPORARY TABLE emptied ON COMMIT DROP AS
+        WITH changed AS (${subtract} RETURNING t.ctid AS at, t.sessions)
+        SELECT at FROM changed WHERE sessions <= 0`);
+      await run(sql`
+        DELETE FROM ${sql.table(table)} WHERE ctid = ANY (ARRAY(SELECT at FROM emptied))`);
+    };
+    await emptied(
+      'organisation_figures',
+      sql`UPDATE organisation_figures t SET sessions = t.sessions - g.sessions,
+        pageviews = t.pageviews - g.pageviews, micros = t.micros - g.micros
       FROM retiring_organisations g
-      WHERE f.workspace_id = g.workspace_id AND f.organisation_id = g.organisation_id`);
-    // The same statement cannot both change a row and delete it: two steps each.
+      WHERE t.workspace_id = g.workspace_id AND t.organisation_id = g.organisation_id`,
+    );
     const byVisitor = sql`
       SELECT workspace_id, organisation_id, visitor_id, count(*)::int AS n FROM ${sessions}
       WHERE ended_notified AND organisation_id IS NOT NULL GROUP BY 1, 2, 3`;
     await run(sql`CREATE TEMPORARY TABLE retiring_visits ON COMMIT DROP AS ${byVisitor}`);
-    await run(sql`
-      UPDATE organisation_visitors t SET sessions = t.sessions - g.n FROM retiring_visits g
+    await run(sql`ANALYZE retiring_visits`);
+    await emptied(
+      'organisation_visitors',
+      sql`UPDATE organisation_visitors t SET sessions = t.sessions - g.n FROM retiring_visits g
       WHERE t.workspace_id = g.workspace_id AND t.organisation_id = g.organisation_id
-        AND t.visitor_id = g.visitor_id`);
-    await run(sql`
-      DELETE FROM organisation_visitors t USING retiring_visits g
-      WHERE t.sessions <= 0 AND t.workspace_id = g.workspace_id
-        AND t.organisation_id = g.organisation_id AND t.visitor_id = g.visitor_id`);
+        AND t.visitor_id = g.visitor_id`,
+    );
     const byPlace = sql`
       SELECT workspace_id, organisation_id, city, country, count(*)::int AS n FROM ${sessions}
       WHERE ended_notified AND organisation_id IS NOT NULL AND city <> '' GROUP BY 1, 2, 3, 4`;
     await run(sql`CREATE TEMPORARY TABLE retiring_places ON COMMIT DROP AS ${byPlace}`);
-    await run(sql`
-      UPDATE organisation_locations t SET sessions = t.sessions - g.n FROM retiring_places g
+    await run(sql`ANALYZE retiring_places`);
+    await emptied(
+      'organisation_locations',
+      sql`UPDATE organisation_locations t SET sessions = t.sessions - g.n FROM retiring_places g
       WHERE t.workspace_id = g.workspace_id AND t.organisation_id = g.organisation_id
-        AND t.city = g.city AND t.country = g.country`);
-    await run(sql`
-      DELETE FROM organisation_locations t USING retiring_places g
-      WHERE t.sessions <= 0 AND t.workspace_id = g.workspace_id
-        AND t.organisation_id = g.organisation_id AND t.city = g.city AND t.country = g.country`);
-    await run(sql`
-      DELETE FROM organisation_figures f USING retiring_organisations g
-      WHERE f.workspace_id = g.workspace_id AND f.organisation_id = g.organisation_id
-        AND f.sessions <= 0`);
+        AND t.city = g.city AND t.country = g.country`,
+    );
     await run(sql`
       UPDATE organisation_figures f SET
         first_seen = CASE WHEN g.first_seen <= f.first_seen

@@ -1,0 +1,16 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { deleteExpired } from './src/privacy/retention.ts';
+const DAY_MS = 86_400_000;
+const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4 }) }) });
+const { rows } = await sql<{ oldest: Date }>`SELECT min(started_at) AS oldest FROM sessions`.execute(db);
+const oldest = rows[0]!.oldest;
+const later = new Date(oldest.getTime() + 27 * DAY_MS);
+const cutoff = Date.UTC(later.getUTCFullYear(), later.getUTCMonth() + 1, 2);
+const days = Math.ceil((Date.now() - cutoff) / DAY_MS);
+const now = new Date(cutoff + days * DAY_MS);
+console.log('oldest', oldest.toISOString(), 'cutoff', new Date(cutoff).toISOString());
+const t0 = performance.now();
+const expired = await deleteExpired(db, days, now);
+console.log('expired', expired, ((performance.now() - t0) / 1000).toFixed(1), 's');
+await db.destroy();
