@@ -54,6 +54,18 @@ export interface Month {
   attached: boolean;
 }
 
+/** A month's first and next days, and the instants (UTC) its partitions start and end at. */
+export function monthBounds(month: Month) {
+  const first = sql`${month.month}::date`;
+  const next = sql`(${month.month}::date + interval '1 month')::date`;
+  return {
+    first,
+    next,
+    start: sql`${first}::timestamp AT TIME ZONE 'UTC'`,
+    end: sql`${next}::timestamp AT TIME ZONE 'UTC'`,
+  };
+}
+
 /**
  * The month partitions that lie wholly before `cutoff`, oldest first: those attached, and
  * those a retention run detached and did not drop (it stopped half-way).

@@ -1,6 +1,12 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { againIfTransient } from '../db/failures.js';
-import { detachMonth, hasMonthPartitions, type Month, monthsBefore } from '../db/partitions.js';
+import {
+  detachMonth,
+  hasMonthPartitions,
+  type Month,
+  monthBounds,
+  monthsBefore,
+} from '../db/partitions.js';
 import type { Database } from '../db/schema.js';
 import { deliveryTables, sessionDeliveriesGone } from '../outbox/deliveries.js';
 import { markSegmentsStale } from '../outbox/segment-queue.js';
@@ -45,8 +51,8 @@ export async function deleteExpired(
     const start = month ? new Date(`${month.month}T00:00:00Z`) : undefined;
     const end = start && Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1);
     if (month && end && Date.parse(cutoff) - end < 2 * DAY_MS) {
-      waiting = sql`started_at >= ${month.month}::timestamp AT TIME ZONE 'UTC'
-        AND started_at < (${month.month}::date + interval '1 month')::timestamp AT TIME ZONE 'UTC'`;
+      const bounds = monthBounds(month);
+      waiting = sql`started_at >= ${bounds.start} AND started_at < ${bounds.end}`;
     }
   }
   const workspaces = await db.selectFrom('workspaces').select('id').execute();
@@ -152,11 +158,14 @@ async function dropRetired(db: Kysely<Database>): Promise<void> {
 async function retireMonth(db: Kysely<Database>, month: Month, tables: string[]): Promise<Expired> {
   const sessions = sql.table(month.sessions);
   const events = sql.table(month.events);
-  const first = sql`${month.month}::date`;
-  const next = sql`(${month.month}::date + interval '1 month')::date`;
-  const end = sql`${next}::timestamp AT TIME ZONE 'UTC'`;
+  const { first, next, start, end } = monthBounds(month);
   return db.transaction().execute(async (trx) => {
     const run = (query: RawBuilder<unknown>) => query.execute(trx);
+    // A temporary table of keys, analysed: the planner knows nothing of it otherwise.
+    const keep = async (name: string, query: RawBuilder<unknown>) => {
+      await run(sql`CREATE TEMPORARY TABLE ${sql.table(name)} ON COMMIT DROP AS ${query}`);
+      await run(sql`ANALYZE ${sql.table(name)}`);
+    };
     const { rows: exists } = await sql<{ sessions: boolean; events: boolean }>`
       SELECT to_regclass(${month.sessions}) IS NOT NULL AS sessions,
         to_regclass(${month.events}) IS NOT NULL AS events`.execute(trx);
@@ -189,25 +198,40 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     // timestamp): they go to the default partitions, which are held still meanwhile, and
     // what the rollups count of them is counted again after the month's days go.
     await run(sql`LOCK TABLE sessions_default, events_default IN SHARE MODE`);
-    const start = sql`${first}::timestamp AT TIME ZONE 'UTC'`;
     const staying = sql`FROM sessions WHERE started_at < ${end} AND ended_at >= ${start}`;
+    // Each subtraction (of table alias `t`) keeps the rows it took to zero in `count`, which
+    // the next statement deletes by their place (the same statement cannot change a row and
+    // delete it; and a delete that searched for `count <= 0` would be planned as if it found
+    // one row, and read every row of the table).
+    const emptied = async (table: string, subtract: RawBuilder<unknown>, count = 'sessions') => {
+      await run(sql`DROP TABLE IF EXISTS pg_temp.emptied`);
+      await run(sql`
+        CREATE TEMPORARY TABLE emptied ON COMMIT DROP AS
+        WITH changed AS (${subtract} RETURNING t.ctid AS at, ${sql.ref(`t.${count}`)} AS n)
+        SELECT at FROM changed WHERE n <= 0`);
+      await run(sql`
+        DELETE FROM ${sql.table(table)} WHERE ctid = ANY (ARRAY(SELECT at FROM emptied))`);
+    };
     // The month's keys, once.
-    await run(sql`
-      CREATE TEMPORARY TABLE retiring_visitors ON COMMIT DROP AS
-        SELECT DISTINCT workspace_id, visitor_id FROM ${sessions}`);
-    await run(sql`ANALYZE retiring_visitors`);
-    await run(sql`
-      CREATE TEMPORARY TABLE staying_visitors ON COMMIT DROP AS
-        SELECT DISTINCT workspace_id, visitor_id ${staying}`);
-    await run(sql`ANALYZE staying_visitors`);
-    await run(sql`
-      CREATE TEMPORARY TABLE retiring_organisations ON COMMIT DROP AS
+    await keep(
+      'retiring_visitors',
+      sql`
+        SELECT DISTINCT workspace_id, visitor_id FROM ${sessions}`,
+    );
+    await keep(
+      'staying_visitors',
+      sql`
+        SELECT DISTINCT workspace_id, visitor_id ${staying}`,
+    );
+    await keep(
+      'retiring_organisations',
+      sql`
         SELECT workspace_id, organisation_id, count(*)::int AS sessions,
           sum(pageviews)::bigint AS pageviews,
           sum(session_micros(started_at, ended_at))::bigint AS micros,
           min(started_at) AS first_seen, max(ended_at) AS last_seen
-        FROM ${sessions} WHERE ended_notified AND organisation_id IS NOT NULL GROUP BY 1, 2`);
-    await run(sql`ANALYZE retiring_organisations`);
+        FROM ${sessions} WHERE ended_notified AND organisation_id IS NOT NULL GROUP BY 1, 2`,
+    );
     const workspaces = sql`(SELECT workspace_id FROM retiring_visitors
       UNION SELECT workspace_id FROM staying_visitors)`;
     const inMonth = sql`day >= ${first} AND day < ${next}`;
@@ -246,22 +270,22 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
 
     // Visitors: the counts of the days after the month, before; the month's days go (those
     // of what stays counted again); the counts of the month and after, again.
-    await run(sql`
-      CREATE TEMPORARY TABLE returning_visitors ON COMMIT DROP AS
+    await keep(
+      'returning_visitors',
+      sql`
         SELECT v.workspace_id, v.visitor_id FROM retiring_visitors v
         WHERE EXISTS (SELECT 1 FROM stats_visitor_days t
                       WHERE t.workspace_id = v.workspace_id AND t.visitor_id = v.visitor_id
                         AND t.day >= ${next})
-        UNION SELECT workspace_id, visitor_id FROM staying_visitors`);
-    await run(sql`ANALYZE returning_visitors`);
+        UNION SELECT workspace_id, visitor_id FROM staying_visitors`,
+    );
     const countsFrom = (day: RawBuilder<unknown>) => sql`
       SELECT workspace_id, day, identified, previous_day, count(*)::int AS n
       FROM stats_visitor_contributions(
         (SELECT array_agg(workspace_id) FROM returning_visitors),
         (SELECT array_agg(visitor_id) FROM returning_visitors))
       WHERE day >= ${day} GROUP BY 1, 2, 3, 4`;
-    await run(sql`CREATE TEMPORARY TABLE counted_before ON COMMIT DROP AS ${countsFrom(next)}`);
-    await run(sql`ANALYZE counted_before`);
+    await keep('counted_before', countsFrom(next));
     await run(sql`
       DELETE FROM stats_visitor_days t USING retiring_visitors v
       WHERE t.workspace_id = v.workspace_id AND t.visitor_id = v.visitor_id
@@ -280,36 +304,20 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
           attributed_sessions = t.attributed_sessions + excluded.attributed_sessions`);
     await run(sql`
       DELETE FROM stats_visitor_counts WHERE workspace_id IN ${workspaces} AND ${inMonth}`);
-    await run(sql`
-      CREATE TEMPORARY TABLE counts_emptied ON COMMIT DROP AS
-      WITH changed AS (
-        INSERT INTO stats_visitor_counts AS t
+    await emptied(
+      'stats_visitor_counts',
+      sql`INSERT INTO stats_visitor_counts AS t
           (workspace_id, day, identified, previous_day, visitors)
         SELECT workspace_id, day, identified, previous_day, sum(n)
         FROM (SELECT workspace_id, day, identified, previous_day, -n AS n FROM counted_before
               UNION ALL ${countsFrom(first)}) c
         GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 ORDER BY 1, 2, 3, 4
         ON CONFLICT (workspace_id, day, identified, previous_day) DO UPDATE
-          SET visitors = t.visitors + excluded.visitors
-        RETURNING t.ctid AS at, t.visitors)
-      SELECT at FROM changed WHERE visitors <= 0`);
-    await run(sql`
-      DELETE FROM stats_visitor_counts WHERE ctid = ANY (ARRAY(SELECT at FROM counts_emptied))`);
+          SET visitors = t.visitors + excluded.visitors`,
+      'visitors',
+    );
 
     // Organisation figures, by the month's ended sessions.
-    // Each subtraction keeps the rows it took to zero, which the next statement deletes by
-    // their place (the same statement cannot change a row and delete it; and a delete that
-    // searched for `sessions <= 0` would be planned as if it found one row, and read every
-    // row of the table).
-    const emptied = async (table: string, subtract: RawBuilder<unknown>) => {
-      await run(sql`DROP TABLE IF EXISTS pg_temp.emptied`);
-      await run(sql`
-        CREATE TEMPORARY TABLE emptied ON COMMIT DROP AS
-        WITH changed AS (${subtract} RETURNING t.ctid AS at, t.sessions)
-        SELECT at FROM changed WHERE sessions <= 0`);
-      await run(sql`
-        DELETE FROM ${sql.table(table)} WHERE ctid = ANY (ARRAY(SELECT at FROM emptied))`);
-    };
     await emptied(
       'organisation_figures',
       sql`UPDATE organisation_figures t SET sessions = t.sessions - g.sessions,
@@ -320,8 +328,7 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     const byVisitor = sql`
       SELECT workspace_id, organisation_id, visitor_id, count(*)::int AS n FROM ${sessions}
       WHERE ended_notified AND organisation_id IS NOT NULL GROUP BY 1, 2, 3`;
-    await run(sql`CREATE TEMPORARY TABLE retiring_visits ON COMMIT DROP AS ${byVisitor}`);
-    await run(sql`ANALYZE retiring_visits`);
+    await keep('retiring_visits', byVisitor);
     await emptied(
       'organisation_visitors',
       sql`UPDATE organisation_visitors t SET sessions = t.sessions - g.n FROM retiring_visits g
@@ -331,8 +338,7 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     const byPlace = sql`
       SELECT workspace_id, organisation_id, city, country, count(*)::int AS n FROM ${sessions}
       WHERE ended_notified AND organisation_id IS NOT NULL AND city <> '' GROUP BY 1, 2, 3, 4`;
-    await run(sql`CREATE TEMPORARY TABLE retiring_places ON COMMIT DROP AS ${byPlace}`);
-    await run(sql`ANALYZE retiring_places`);
+    await keep('retiring_places', byPlace);
     await emptied(
       'organisation_locations',
       sql`UPDATE organisation_locations t SET sessions = t.sessions - g.n FROM retiring_places g
