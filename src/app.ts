@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -21,7 +20,7 @@ import type { Database } from './db/schema.js';
 import { demoRoutes } from './demo/routes.js';
 import { exportRoutes } from './exports/routes.js';
 import type { Api, AppDeps } from './http/api.js';
-import { clientNetwork } from './http/client-address.js';
+import { clientNetwork, trustOf } from './http/client-address.js';
 import { dashboardRoutes } from './http/dashboard.js';
 import {
   clientErrorHandler,
@@ -29,13 +28,15 @@ import {
   registerErrorHandling,
 } from './http/error-handler.js';
 import { badRequest, HttpError } from './http/errors.js';
-import { errorForLog, RequestLog, requestForLog } from './http/log.js';
+import { errorForLog, RequestLog, requestForLog, requestIdOf } from './http/log.js';
 import { metricsAccess } from './http/metrics-access.js';
 import { fenceWrites } from './http/read-your-writes.js';
 import { ErrorBody } from './http/schemas.js';
 import { addSecurityHeaders, docsPolicy } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
 import { assembleIngest } from './ingest/assemble.js';
+import { Beacon } from './ingest/beacon.js';
+import { createCollect } from './ingest/collect.js';
 import { backlogMetrics } from './ingest/inbox.js';
 import { collectorRoutes } from './ingest/routes.js';
 import { crmRoutes } from './integrations/crm/routes.js';
@@ -67,30 +68,28 @@ import { installationRoutes } from './workspaces/installation-routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { PrivacySettings, TrackerFeatures, Workspace } from './workspaces/schemas.js';
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
-
 /** The whole HTTP service, ready to listen; tests start it on a random port. */
 export async function buildApp(deps: AppDeps): Promise<Api> {
   const { config } = deps;
+  const trust = trustOf(config.trustProxy);
+  // POST /t/collect is answered ahead of Fastify once the collector is set up (beacon.ts).
+  const beacon = new Beacon(trust);
   const app = Fastify({
+    serverFactory: (handler, options) => beacon.server(handler, options),
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-footfall-csrf"]'],
       serializers: { req: requestForLog, err: errorForLog },
     },
     logController: new RequestLog(),
-    trustProxy:
-      typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    trustProxy: trust,
     bodyLimit: 1024 * 1024,
     // Errors met before routing, or by Node's HTTP parser, answer with the contract's body.
     frameworkErrors,
     clientErrorHandler,
     requestIdHeader: false,
     // Keep a caller's own request id when it is sane, so its logs and ours line up.
-    genReqId: (request) => {
-      const given = request.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: (request) => requestIdOf(request.headers['x-request-id']),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -98,12 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
   app.decorateRequest('role', null);
   await app.register(cookie);
   app.addHook('onRequest', async (request, reply) => {
-    // Keep a caller's own request id when it is sane, so its logs and ours line up.
-    const given = request.headers['x-request-id'];
-    reply.header(
-      'x-request-id',
-      typeof given === 'string' && REQUEST_ID.test(given) ? given : request.id,
-    );
+    reply.header('x-request-id', request.id);
   });
   // Writes are JSON (415 otherwise); only the collector takes text/plain, in its own scope.
   app.removeContentTypeParser('text/plain');
@@ -210,7 +204,12 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
   if (serves(config.role, 'collector')) {
     // Acknowledged events are in the inbox before the database pool closes.
     app.addHook('onClose', () => collector.flush());
-    await app.register(async (scope) => collectorRoutes(scope, deps, collector, outage));
+    const collect = createCollect(config, collector, outage, app.log);
+    await app.register(async (scope) => collectorRoutes(scope, collector, collect));
+    beacon.serve(collect, app.log, (status) =>
+      collector.metrics.requests.inc({ status: String(status) }),
+    );
+    app.addHook('preClose', async () => beacon.close());
     await app.register(async (scope) =>
       spotterRoutes(scope, deps, { scripts: collector.scripts, resolvers }),
     );
@@ -286,9 +285,4 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
   });
 
   return app;
-}
-
-/** TRUST_PROXY as a hop count: trust that many proxies nearest to us. */
-function trustHops(hops: number) {
-  return (_address: string, hop: number) => hop < hops;
 }

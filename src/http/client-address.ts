@@ -1,6 +1,23 @@
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
+import type { Config } from '../config.js';
+
+/** Which hops may set X-Forwarded-For, as TRUST_PROXY says: Fastify's and collect's. */
+export type Trust = (address: string, hop: number) => boolean;
+
+export function trustOf(setting: Config['trustProxy']): Trust {
+  if (setting === true) return () => true;
+  if (setting === false) return () => false;
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return proxyAddr.compile(setting);
+}
+
+/** The client's address as Fastify's `request.ip` gives it, for a request served without it. */
+export const forwardedIp = (request: IncomingMessage, trust: Trust): string =>
+  proxyAddr(request, trust);
 
 /**
  * The client's address for lookups (geolocation, IP ranges, network owner). A trusted
@@ -9,8 +26,12 @@ import ipaddr from 'ipaddr.js';
  * (`unknown`); we strip what can be stripped and otherwise use the socket's address.
  */
 export function clientIp(request: FastifyRequest): string {
-  return asIp(request.ip) ?? asIp(request.socket.remoteAddress) ?? '0.0.0.0';
+  return addressOf(request.ip, request.socket.remoteAddress);
 }
+
+/** The forwarded address when it holds one, else the socket's. */
+export const addressOf = (forwarded: string | undefined, socket: string | undefined): string =>
+  asIp(forwarded) ?? asIp(socket) ?? '0.0.0.0';
 
 /** `text` as a plain IPv4 or IPv6 address, or null when it does not hold one. */
 export function asIp(text: string | undefined): string | null {
@@ -39,7 +60,11 @@ const isDottedQuad = (text: string) =>
  * through 2^64 addresses and never be limited.
  */
 export function clientNetwork(request: FastifyRequest): string {
-  const ip = clientIp(request);
+  return networkOf(clientIp(request));
+}
+
+/** `ip`'s network as clientNetwork gives it. */
+export function networkOf(ip: string): string {
   if (isDottedQuad(ip)) return ip;
   const address = ipaddr.process(ip);
   if (address.kind() === 'ipv4') return address.toString();

@@ -1,4 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** A caller's own X-Request-Id when it is sane, so its logs and ours line up; else a new one. */
+export const requestIdOf = (given: string | string[] | undefined): string =>
+  typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 
 interface LoggedError {
   [key: string]: unknown;

@@ -44,6 +44,12 @@ function headersOf(options: HelmetOptions): Record<string, string> {
   return headers;
 }
 
+/** helmet's headers for answers other sites' pages may read (the collector's too). */
+export const crossOriginHeaders: Readonly<Record<string, string>> = headersOf({
+  ...forApi,
+  crossOriginResourcePolicy: { policy: 'cross-origin' },
+});
+
 /**
  * Every answer carries helmet's headers; routes with `config: { crossOrigin: true }` let
  * other sites load them. The headers are worked out once at start: the Fastify plugin builds
@@ -51,12 +57,8 @@ function headersOf(options: HelmetOptions): Record<string, string> {
  */
 export function addSecurityHeaders(app: FastifyInstance): void {
   const api = headersOf(forApi);
-  const otherSites = headersOf({
-    ...forApi,
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-  });
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.routeOptions.config?.crossOrigin ? otherSites : api);
+    reply.headers(request.routeOptions.config?.crossOrigin ? crossOriginHeaders : api);
     done();
   });
 }

@@ -1,13 +1,11 @@
-import rateLimit from '@fastify/rate-limit';
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { DatabaseOutage } from '../db/outage.js';
-import type { Api, AppDeps } from '../http/api.js';
-import { clientIp, clientNetwork } from '../http/client-address.js';
-import { badRequest, HttpError, notFound } from '../http/errors.js';
-import { rateLimits } from '../http/rate-limits.js';
+import type { FastifyReply } from 'fastify';
+import type { Api } from '../http/api.js';
+import { clientIp } from '../http/client-address.js';
+import { badRequest } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
-import { CollectBody, MAX_BODY_BYTES, MAX_EVENTS, parseCollectBody } from './body.js';
+import { CollectBody, MAX_BODY_BYTES, MAX_EVENTS } from './body.js';
+import type { Collect } from './collect.js';
 import type { Collector } from './collector.js';
 
 const anyOrigin = (reply: FastifyReply) => reply.header('access-control-allow-origin', '*');
@@ -15,26 +13,13 @@ const anyOrigin = (reply: FastifyReply) => reply.header('access-control-allow-or
 const readable = (reply: FastifyReply) =>
   anyOrigin(reply).header('access-control-expose-headers', 'retry-after');
 
-const scriptOf = (request: FastifyRequest) => {
-  const body = request.body as { tracking_script_id?: unknown } | undefined;
-  return typeof body?.tracking_script_id === 'string' ? body.tracking_script_id : '';
-};
-
-const unknownScript = () => notFound('Unknown tracking_script_id.');
-const unlinkedScript = () => new HttpError(410, 'This tracking script was unlinked.');
-
-const busy = (message: string) => new HttpError(503, message, undefined, { 'retry-after': '5' });
-
 /**
  * POST /t/collect (contract §5), answered 202 once its kept events are in the inbox
- * (contract §19); 503 with Retry-After while the backlog is over INGEST_BACKLOG_MAX.
+ * (contract §19). Requests over HTTP are answered by beacon.ts before they reach Fastify;
+ * this route documents the endpoint in the API reference and answers `inject`, with the
+ * same `collect`.
  */
-export async function collectorRoutes(
-  app: Api,
-  deps: AppDeps,
-  collector: Collector,
-  outage: DatabaseOutage,
-) {
+export async function collectorRoutes(app: Api, collector: Collector, collect: Collect) {
   // Browsers send text/plain to avoid a CORS preflight; the body is JSON all the same.
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => {
     try {
@@ -43,19 +28,6 @@ export async function collectorRoutes(
       done(badRequest('The body is not valid JSON.'), undefined);
     }
   });
-  await app.register(rateLimit, { global: false });
-  const limits = rateLimits('Too many collect requests', [
-    app.createRateLimit({
-      max: deps.config.collectRateLimitPerIp,
-      timeWindow: 60_000,
-      keyGenerator: (request) => `ip ${clientNetwork(request)}`,
-    }),
-    app.createRateLimit({
-      max: deps.config.collectRateLimitPerScript,
-      timeWindow: 60_000,
-      keyGenerator: (request) => `script ${scriptOf(request)}`,
-    }),
-  ]);
 
   app.addHook('onResponse', async (_request, reply) => {
     collector.metrics.requests.inc({ status: String(reply.statusCode) });
@@ -81,7 +53,6 @@ export async function collectorRoutes(
     {
       bodyLimit: MAX_BODY_BYTES,
       onRequest: async (_request, reply) => void readable(reply),
-      preHandler: limits,
       config: beacon.config,
       schema: {
         tags: ['Collector'],
@@ -106,30 +77,15 @@ export async function collectorRoutes(
       validatorCompiler: () => () => true,
     },
     async (request, reply) => {
-      const collected = parseCollectBody(request.body, new Date());
-      const script = await collector.scripts.find(collected.trackingScriptId);
-      if (!script) throw unknownScript();
-      if (script.revoked) throw unlinkedScript();
-      if (collector.backlog.full()) {
-        throw busy('Too many events are waiting to be processed; send them again later.');
-      }
-      let result: Awaited<ReturnType<Collector['ingest']>>;
-      try {
-        result = await collector.ingest(script, collected, {
-          ip: clientIp(request),
-          userAgent: request.headers['user-agent'],
-          gpc: request.headers['sec-gpc'] === '1',
-        });
-      } catch (error) {
-        if (!outage.report(error)) request.log.error({ err: error }, 'events could not be stored');
-        throw busy('The events could not be stored; send them again.');
-      }
-      // Unlinked or deleted since the cached lookup above; a deleted workspace's id is unknown.
-      if ('refused' in result) {
-        throw result.refused === 'revoked' ? unlinkedScript() : unknownScript();
-      }
+      const answer = await collect({
+        body: request.body,
+        ip: clientIp(request),
+        userAgent: request.headers['user-agent'],
+        gpc: request.headers['sec-gpc'] === '1',
+        requestId: request.id,
+      });
       reply.status(202);
-      return { accepted: result.stored };
+      return answer;
     },
   );
 }

@@ -1,0 +1,181 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import { addressOf, forwardedIp, type Trust } from '../http/client-address.js';
+import { HttpError } from '../http/errors.js';
+import { requestIdOf } from '../http/log.js';
+import { crossOriginHeaders } from '../http/security-headers.js';
+import { MAX_BODY_BYTES } from './body.js';
+import type { Collect } from './collect.js';
+
+type Timeouts = Pick<
+  FastifyServerOptions,
+  'keepAliveTimeout' | 'requestTimeout' | 'connectionTimeout' | 'maxRequestsPerSocket'
+>;
+
+/**
+ * POST /t/collect served by Node's HTTP server before Fastify sees the request. Every page
+ * view of every tracked site posts here, and Fastify's work per request (its request and
+ * reply objects, a logger per request, hooks, routing, content-type parsing, the reply's
+ * serialiser) was a third of the collector's CPU: a collector process acknowledges half as
+ * many again without it (docs/performance.md). The answer is the same as the route in
+ * routes.ts gives, which stays for the API reference and `inject`: the same `collect`, the
+ * contract's error body, helmet's and the CORS headers, X-Request-Id, and a log line only
+ * when a request fails (http/log.ts).
+ */
+export class Beacon {
+  private collect: Collect | null = null;
+  private log: FastifyBaseLogger | null = null;
+  private onAnswer: (status: number) => void = () => {};
+  private closing = false;
+
+  constructor(private readonly trust: Trust) {}
+
+  /**
+   * Starts serving (the collector role; without it Fastify serves every request), with the
+   * app's log and a count of answers by status.
+   */
+  serve(collect: Collect, log: FastifyBaseLogger, onAnswer: (status: number) => void): void {
+    this.collect = collect;
+    this.log = log;
+    this.onAnswer = onAnswer;
+  }
+
+  /** A Node HTTP server that hands the requests it takes here and the rest to Fastify. */
+  server(fastify: (request: IncomingMessage, response: ServerResponse) => void, options: Timeouts) {
+    const server = createServer((request, response) => {
+      if (this.takes(request)) this.handle(request, response);
+      else fastify(request, response);
+    });
+    // As Fastify sets up the servers it makes itself.
+    server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;
+    server.requestTimeout = options.requestTimeout ?? 0;
+    server.setTimeout(options.connectionTimeout ?? 0);
+    if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+    return server;
+  }
+
+  /** From now on collect answers 503, as Fastify does while it closes. */
+  close(): void {
+    this.closing = true;
+  }
+
+  /** Whether this request is one for us: POST /t/collect, with or without a query. */
+  takes(request: IncomingMessage): boolean {
+    const url = request.url ?? '';
+    return (
+      this.collect !== null &&
+      request.method === 'POST' &&
+      (url === '/t/collect' || url.startsWith('/t/collect?'))
+    );
+  }
+
+  handle(request: IncomingMessage, response: ServerResponse): void {
+    const started = performance.now();
+    const requestId = requestIdOf(request.headers['x-request-id']);
+    const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      const text = JSON.stringify(body);
+      response.writeHead(status, {
+        ...crossOriginHeaders,
+        'access-control-allow-origin': '*',
+        'access-control-expose-headers': 'retry-after',
+        'x-request-id': requestId,
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(Buffer.byteLength(text)),
+        ...headers,
+      });
+      response.end(text);
+      this.onAnswer(status);
+      // The collector is logged only when it fails, and not for its 429s (http/log.ts).
+      if (status >= 400 && status !== 429) {
+        this.log?.info(
+          {
+            reqId: requestId,
+            req: { id: requestId, method: request.method, url: request.url },
+            res: { statusCode: status },
+            responseTime: performance.now() - started,
+          },
+          'request completed',
+        );
+      }
+    };
+    const fail = (error: unknown) => {
+      if (error instanceof HttpError) {
+        const body = {
+          success: false,
+          message: error.message,
+          ...(error.errors && { errors: error.errors }),
+        };
+        answer(error.statusCode, body, error.headers);
+        return;
+      }
+      this.log?.error({ reqId: requestId, err: error }, 'request failed');
+      answer(500, { success: false, message: 'Something went wrong on our side.' });
+    };
+    const collect = this.collect;
+    if (!collect || this.closing) {
+      fail(
+        new HttpError(503, 'The server is shutting down; send it again.', undefined, {
+          'retry-after': '5',
+          connection: 'close',
+        }),
+      );
+      request.resume();
+      return;
+    }
+    const type = mediaType(request.headers['content-type']);
+    if (type !== 'text/plain' && type !== 'application/json') {
+      fail(new HttpError(415, 'Send the request body as application/json.'));
+      request.resume();
+      return;
+    }
+    const tooLarge = () =>
+      new HttpError(413, 'The request body is too large.', undefined, { connection: 'close' });
+    if (Number(request.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+      fail(tooLarge());
+      request.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    request.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        refused = true;
+        fail(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    // A client that went away sent nothing: its events are not taken.
+    request.on('error', () => {
+      refused = true;
+    });
+    request.on('end', () => {
+      if (refused) return;
+      let body: unknown;
+      try {
+        const text = chunks.length === 1 ? String(chunks[0]) : Buffer.concat(chunks).toString();
+        body = type === 'application/json' && text.trim() === '' ? undefined : JSON.parse(text);
+      } catch {
+        fail(new HttpError(400, 'The body is not valid JSON.'));
+        return;
+      }
+      collect({
+        body,
+        ip: addressOf(forwardedIp(request, this.trust), request.socket.remoteAddress),
+        userAgent: request.headers['user-agent'],
+        gpc: request.headers['sec-gpc'] === '1',
+        requestId,
+      }).then((result) => answer(202, result), fail);
+    });
+  }
+}
+
+/** `text/plain;charset=UTF-8` → `text/plain`. */
+function mediaType(header: string | undefined): string {
+  if (!header) return '';
+  const end = header.indexOf(';');
+  return (end === -1 ? header : header.slice(0, end)).trim().toLowerCase();
+}
