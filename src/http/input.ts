@@ -20,48 +20,70 @@ export interface BadInput {
 
 // Without the `u` flag the pattern sees UTF-16 code units, so it finds lone surrogates.
 const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// What may hold one: most text has neither a NUL nor a surrogate, and this is cheaper to ask.
+const SUSPECT = /[\0\ud800-\udfff]/;
 
 /** What in `text` PostgreSQL could not store, or null when it can store all of it. */
 export function unstorable(text: string): string | null {
+  if (!SUSPECT.test(text)) return null;
   const found = UNSTORABLE.exec(text);
   if (!found) return null;
   return found[0] === '\0' ? 'a NUL character' : 'an unpaired UTF-16 surrogate';
 }
 
+/** A value waiting to be walked: its key and its parent's entry, to spell its path. */
+interface Pending {
+  item: unknown;
+  key: string;
+  parent: Pending | null;
+  depth: number;
+}
+
+const pathOf = (entry: Pending | null, key?: string): string => {
+  const keys = key === undefined ? [] : [key];
+  for (let at = entry; at?.parent; at = at.parent) keys.push(at.key);
+  return keys.reverse().join('.');
+};
+
 /**
  * The first value or key in `value` that cannot be stored or nests deeper than `maxDepth`,
  * in document order; null when there is none. Strings longer than `maxLength` count too.
+ * Runs on every collect request: a path is spelled only for the value refused.
  */
 export function findBadInput(
   value: unknown,
   { maxDepth = MAX_DEPTH, maxLength = Number.POSITIVE_INFINITY } = {},
 ): BadInput | null {
-  const pending: { item: unknown; path: string[] }[] = [{ item: value, path: [] }];
+  const pending: Pending[] = [{ item: value, key: '', parent: null, depth: 0 }];
   while (pending.length > 0) {
-    const { item, path } = pending.pop() as { item: unknown; path: string[] };
+    const entry = pending.pop() as Pending;
+    const { item } = entry;
     if (typeof item === 'string') {
       if (item.length > maxLength) {
         return {
-          field: path.join('.'),
+          field: pathOf(entry),
           problem: `must not be longer than ${maxLength} characters`,
         };
       }
       const found = unstorable(item);
-      if (found) return { field: path.join('.'), problem: `must not contain ${found}` };
+      if (found) return { field: pathOf(entry), problem: `must not contain ${found}` };
     } else if (typeof item === 'object' && item !== null) {
-      if (path.length >= maxDepth) {
-        return { field: path.join('.'), problem: `must not nest more than ${maxDepth} levels` };
+      if (entry.depth >= maxDepth) {
+        return { field: pathOf(entry), problem: `must not nest more than ${maxDepth} levels` };
       }
-      const children = Object.entries(item);
-      for (const [key] of children) {
+      const keys = Object.keys(item);
+      for (const key of keys) {
         const found = unstorable(key);
         if (found)
-          return { field: [...path, key].join('.'), problem: `must not have ${found} in its name` };
+          return { field: pathOf(entry, key), problem: `must not have ${found} in its name` };
       }
       // Reversed onto the stack, so the first problem found is the first in the document.
-      for (let index = children.length - 1; index >= 0; index -= 1) {
-        const [key, child] = children[index] as [string, unknown];
-        pending.push({ item: child, path: [...path, key] });
+      for (let index = keys.length - 1; index >= 0; index -= 1) {
+        const key = keys[index] as string;
+        const child = (item as Record<string, unknown>)[key];
+        if (typeof child === 'string' || (typeof child === 'object' && child !== null)) {
+          pending.push({ item: child, key, parent: entry, depth: entry.depth + 1 });
+        }
       }
     }
   }

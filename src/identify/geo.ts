@@ -30,6 +30,7 @@ export function defaultCityDatabases(): string[] {
 
 type CityRecord = Record<string, unknown>;
 const opened = new Map<string, Promise<GeoLocator>>();
+const REMEMBERED_ADDRESSES = 10_000;
 
 /**
  * IP → location from one or more city `.mmdb` files: the flat ip-location-db layout
@@ -53,8 +54,18 @@ export class GeoLocator {
     return locator;
   }
 
+  // A visitor's requests come from one address, and a lookup walks the file's tree: the
+  // last addresses' answers are kept, in memory only, and the map emptied when full.
+  private readonly located = new Map<string, Location>();
+
   locate(ip: string): Location {
-    return this.locateBlock(ip).location ?? UNKNOWN_LOCATION;
+    let location = this.located.get(ip);
+    if (location === undefined) {
+      location = this.locateBlock(ip).location ?? UNKNOWN_LOCATION;
+      if (this.located.size >= REMEMBERED_ADDRESSES) this.located.clear();
+      this.located.set(ip, location);
+    }
+    return location;
   }
 
   /**
