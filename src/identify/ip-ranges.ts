@@ -18,6 +18,8 @@ export interface OrganisationHint {
   identification?: OrganisationIdentification;
 }
 
+const REMEMBERED_ADDRESSES = 10_000;
+
 interface StoredRange {
   domain: string;
   name: string;
@@ -50,7 +52,21 @@ class RangeTable {
     }
   }
 
+  // The table never changes (a reload makes a new one), so an address's answer is kept:
+  // a visitor's requests come from one address. Emptied when full.
+  private readonly answers = new Map<string, StoredRange | null>();
+
   find(ip: string): StoredRange | null {
+    let answer = this.answers.get(ip);
+    if (answer === undefined) {
+      answer = this.search(ip);
+      if (this.answers.size >= REMEMBERED_ADDRESSES) this.answers.clear();
+      this.answers.set(ip, answer);
+    }
+    return answer;
+  }
+
+  private search(ip: string): StoredRange | null {
     if (!ipaddr.isValid(ip)) return null;
     const address = ipaddr.process(ip);
     const tables = this.byLength.get(address.kind());

@@ -12,6 +12,14 @@ type Timeouts = Pick<
   'keepAliveTimeout' | 'requestTimeout' | 'connectionTimeout' | 'maxRequestsPerSocket'
 >;
 
+// Names and values in turn, as writeHead takes them without building a header object.
+const ANSWER_HEADERS = Object.entries({
+  ...crossOriginHeaders,
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'retry-after',
+  'content-type': 'application/json; charset=utf-8',
+}).flat();
+
 /**
  * POST /t/collect served by Node's HTTP server before Fastify sees the request. Every page
  * view of every tracked site posts here, and Fastify's work per request (its request and
@@ -74,15 +82,15 @@ export class Beacon {
     const requestId = requestIdOf(request.headers['x-request-id']);
     const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       const text = JSON.stringify(body);
-      response.writeHead(status, {
-        ...crossOriginHeaders,
-        'access-control-allow-origin': '*',
-        'access-control-expose-headers': 'retry-after',
-        'x-request-id': requestId,
-        'content-type': 'application/json; charset=utf-8',
-        'content-length': String(Buffer.byteLength(text)),
-        ...headers,
-      });
+      const lines = [
+        ...ANSWER_HEADERS,
+        'x-request-id',
+        requestId,
+        'content-length',
+        String(Buffer.byteLength(text)),
+      ];
+      for (const [name, value] of Object.entries(headers)) lines.push(name, value);
+      response.writeHead(status, lines);
       response.end(text);
       this.onAnswer(status);
       // The collector is logged only when it fails, and not for its 429s (http/log.ts).
