@@ -29,7 +29,7 @@ const versions = [
   { name: 'A', server: await startBenchServer(path.resolve(against)) },
   { name: 'B', server: await startBenchServer() },
 ];
-console.log(`A: ${path.resolve(against)}\nB: ${process.cwd()}`);
+console.log(`A: ${path.resolve(against)}\nB: ${path.resolve(import.meta.dirname, '..')}`);
 console.log(`${ROUNDS} rounds of ${SLICE_S} s slices (bare, then collect) per version, ABBA\n`);
 
 const median = (values: number[]) => {
