@@ -206,9 +206,12 @@ export async function buildApp(deps: AppDeps): Promise<Api> {
     app.addHook('onClose', () => collector.flush());
     const collect = createCollect(config, collector, outage, app.log);
     await app.register(async (scope) => collectorRoutes(scope, collector, collect));
-    beacon.serve(collect, app.log, (status) =>
-      collector.metrics.requests.inc({ status: String(status) }),
-    );
+    beacon.serve({
+      collect,
+      outage,
+      log: app.log,
+      onAnswer: (status) => collector.metrics.requests.inc({ status: String(status) }),
+    });
     app.addHook('preClose', async () => beacon.close());
     await app.register(async (scope) =>
       spotterRoutes(scope, deps, { scripts: collector.scripts, resolvers }),

@@ -74,53 +74,78 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as 
 
 const UNAVAILABLE = 'The database is not reachable at the moment; try again shortly.';
 
+/** How an error thrown while answering is answered. */
+export interface ErrorAnswer {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+  /** Not an answer anyone chose: the caller logs it as a failure. */
+  unexpected: boolean;
+}
+
 /**
- * Maps every error to the contract's `{success, message, errors?}` body. A database that
- * cannot be reached is a 503 with Retry-After, noted once by `outage` rather than logged
- * as a failure of each request.
+ * The answer to an error a handler threw: an HttpError as it says; a database that cannot be
+ * reached 503 with Retry-After, noted once by `outage` rather than logged per request; any
+ * other error a 500 with a generic message. Fastify's handler below and the collector's door
+ * (ingest/beacon.ts) both answer so.
  */
+export function answerTo(error: unknown, outage: DatabaseOutage): ErrorAnswer {
+  if (error instanceof HttpError) {
+    const body: ErrorBody = {
+      success: false,
+      message: error.message,
+      ...(error.errors && { errors: error.errors }),
+    };
+    // A 5xx HttpError is an answer a route chose, and the route logged its cause.
+    return { status: error.statusCode, body, headers: error.headers, unexpected: false };
+  }
+  if (outage.report(error)) {
+    return {
+      status: 503,
+      body: { success: false, message: UNAVAILABLE },
+      headers: { 'retry-after': '5' },
+      unexpected: false,
+    };
+  }
+  return { status: 500, body: { success: false, message: GENERIC }, headers: {}, unexpected: true };
+}
+
+/** Fastify's own client errors (validation, parsing, limits) with the contract's body. */
+function clientAnswer(error: FastifyError): ErrorAnswer | null {
+  const answer = (status: number, body: ErrorBody) => ({
+    status,
+    body,
+    headers: {},
+    unexpected: false,
+  });
+  if (error.validation) {
+    // A path id that is not a UUID cannot name anything.
+    if (error.validationContext === 'params') {
+      return answer(404, { success: false, message: 'Not found.' });
+    }
+    const errors = fieldErrors(error.validation as Parameters<typeof fieldErrors>[0]);
+    const first = Object.values(errors)[0]?.[0] ?? 'The given data was invalid.';
+    return answer(422, { success: false, message: first, errors });
+  }
+  const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
+  if (known) return answer(known[0], { success: false, message: known[1] });
+  if (error.statusCode === 429) {
+    const message = 'Too many requests; slow down and retry after the time in Retry-After.';
+    return answer(429, { success: false, message });
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return answer(error.statusCode, { success: false, message: error.message });
+  }
+  return null;
+}
+
+/** Maps every error to the contract's `{success, message, errors?}` body. */
 export function registerErrorHandling(app: FastifyInstance, outage: DatabaseOutage): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    const unreachable = !(error instanceof HttpError) && outage.report(error);
-    let status = 500;
-    let body: ErrorBody = { success: false, message: GENERIC };
-    if (error instanceof HttpError) {
-      status = error.statusCode;
-      body = {
-        success: false,
-        message: error.message,
-        ...(error.errors && { errors: error.errors }),
-      };
-      reply.headers(error.headers);
-    } else if (error.validation) {
-      if (error.validationContext === 'params') {
-        // A path id that is not a UUID cannot name anything.
-        status = 404;
-        body = { success: false, message: 'Not found.' };
-      } else {
-        const errors = fieldErrors(error.validation as Parameters<typeof fieldErrors>[0]);
-        const first = Object.values(errors)[0]?.[0] ?? 'The given data was invalid.';
-        status = 422;
-        body = { success: false, message: first, errors };
-      }
-    } else if (error.code && FRAMEWORK_ERRORS[error.code]) {
-      [status, body.message] = FRAMEWORK_ERRORS[error.code] as [number, string];
-    } else if (unreachable) {
-      status = 503;
-      body.message = UNAVAILABLE;
-      reply.header('retry-after', '5');
-    } else if (error.statusCode === 429) {
-      status = 429;
-      body.message = 'Too many requests; slow down and retry after the time in Retry-After.';
-    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      status = error.statusCode;
-      body.message = error.message;
-    }
-    // A 5xx HttpError is an answer a route chose, and the route logged its cause.
-    if (status >= 500 && !unreachable && !(error instanceof HttpError)) {
-      request.log.error({ err: error }, 'request failed');
-    }
-    reply.status(status).send(body);
+    const answer =
+      (!(error instanceof HttpError) && clientAnswer(error)) || answerTo(error, outage);
+    if (answer.unexpected) request.log.error({ err: error }, 'request failed');
+    reply.status(answer.status).headers(answer.headers).send(answer.body);
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import type { DatabaseOutage } from '../db/outage.js';
 import { addressOf, forwardedIp, type Trust } from '../http/client-address.js';
+import { answerTo } from '../http/error-handler.js';
 import { HttpError } from '../http/errors.js';
 import { requestIdOf } from '../http/log.js';
 import { crossOriginHeaders } from '../http/security-headers.js';
@@ -30,28 +32,31 @@ const ANSWER_HEADERS = Object.entries({
  * contract's error body, helmet's and the CORS headers, X-Request-Id, and a log line only
  * when a request fails (http/log.ts).
  */
+/** What the door answers with, once the collector is set up. */
+interface Serving {
+  collect: Collect;
+  outage: DatabaseOutage;
+  log: FastifyBaseLogger;
+  /** Counts an answer by its status. */
+  onAnswer: (status: number) => void;
+}
+
 export class Beacon {
-  private collect: Collect | null = null;
-  private log: FastifyBaseLogger | null = null;
-  private onAnswer: (status: number) => void = () => {};
+  private serving: Serving | null = null;
   private closing = false;
 
   constructor(private readonly trust: Trust) {}
 
-  /**
-   * Starts serving (the collector role; without it Fastify serves every request), with the
-   * app's log and a count of answers by status.
-   */
-  serve(collect: Collect, log: FastifyBaseLogger, onAnswer: (status: number) => void): void {
-    this.collect = collect;
-    this.log = log;
-    this.onAnswer = onAnswer;
+  /** Starts serving (the collector role; without it Fastify serves every request). */
+  serve(serving: Serving): void {
+    this.serving = serving;
   }
 
   /** A Node HTTP server that hands the requests it takes here and the rest to Fastify. */
   server(fastify: (request: IncomingMessage, response: ServerResponse) => void, options: Timeouts) {
     const server = createServer((request, response) => {
-      if (this.takes(request)) this.handle(request, response);
+      const serving = this.takes(request);
+      if (serving) this.handle(serving, request, response);
       else fastify(request, response);
     });
     // As Fastify sets up the servers it makes itself.
@@ -67,17 +72,16 @@ export class Beacon {
     this.closing = true;
   }
 
-  /** Whether this request is one for us: POST /t/collect, with or without a query. */
-  takes(request: IncomingMessage): boolean {
+  /** What serves this request when it is one for us (POST /t/collect, with or without a query). */
+  private takes(request: IncomingMessage): Serving | null {
     const url = request.url ?? '';
-    return (
-      this.collect !== null &&
-      request.method === 'POST' &&
-      (url === '/t/collect' || url.startsWith('/t/collect?'))
-    );
+    const ours =
+      request.method === 'POST' && (url === '/t/collect' || url.startsWith('/t/collect?'));
+    return ours ? this.serving : null;
   }
 
-  handle(request: IncomingMessage, response: ServerResponse): void {
+  private handle(serving: Serving, request: IncomingMessage, response: ServerResponse): void {
+    const { collect, outage, log } = serving;
     const started = performance.now();
     const requestId = requestIdOf(request.headers['x-request-id']);
     const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -92,10 +96,10 @@ export class Beacon {
       for (const [name, value] of Object.entries(headers)) lines.push(name, value);
       response.writeHead(status, lines);
       response.end(text);
-      this.onAnswer(status);
+      serving.onAnswer(status);
       // The collector is logged only when it fails, and not for its 429s (http/log.ts).
       if (status >= 400 && status !== 429) {
-        this.log?.info(
+        log.info(
           {
             reqId: requestId,
             req: { id: requestId, method: request.method, url: request.url },
@@ -107,20 +111,11 @@ export class Beacon {
       }
     };
     const fail = (error: unknown) => {
-      if (error instanceof HttpError) {
-        const body = {
-          success: false,
-          message: error.message,
-          ...(error.errors && { errors: error.errors }),
-        };
-        answer(error.statusCode, body, error.headers);
-        return;
-      }
-      this.log?.error({ reqId: requestId, err: error }, 'request failed');
-      answer(500, { success: false, message: 'Something went wrong on our side.' });
+      const { status, body, headers, unexpected } = answerTo(error, outage);
+      if (unexpected) log.error({ reqId: requestId, err: error }, 'request failed');
+      answer(status, body, headers);
     };
-    const collect = this.collect;
-    if (!collect || this.closing) {
+    if (this.closing) {
       fail(
         new HttpError(503, 'The server is shutting down; send it again.', undefined, {
           'retry-after': '5',
