@@ -22,16 +22,6 @@ const ANSWER_HEADERS = Object.entries({
   'content-type': 'application/json; charset=utf-8',
 }).flat();
 
-/**
- * POST /t/collect served by Node's HTTP server before Fastify sees the request. Every page
- * view of every tracked site posts here, and Fastify's work per request (its request and
- * reply objects, a logger per request, hooks, routing, content-type parsing, the reply's
- * serialiser) was a third of the collector's CPU: a collector process acknowledges half as
- * many again without it (docs/performance.md). The answer is the same as the route in
- * routes.ts gives, which stays for the API reference and `inject`: the same `collect`, the
- * contract's error body, helmet's and the CORS headers, X-Request-Id, and a log line only
- * when a request fails (http/log.ts).
- */
 /** What the door answers with, once the collector is set up. */
 interface Serving {
   collect: Collect;
@@ -41,6 +31,16 @@ interface Serving {
   onAnswer: (status: number) => void;
 }
 
+/**
+ * POST /t/collect served by Node's HTTP server before Fastify sees the request. Every page
+ * view of every tracked site posts here, and Fastify's work per request (its request and
+ * reply objects, a logger per request, hooks, routing, content-type parsing, the reply's
+ * serialiser) was a third of the collector's CPU per acknowledged request; answered here,
+ * that CPU fell by a sixth to a quarter (docs/performance.md). The answer is the one the
+ * route in routes.ts gives, which stays for the API reference and `inject`: the same
+ * `collect`, the contract's error body, helmet's and the CORS headers, X-Request-Id, and a
+ * log line only when a request fails (http/log.ts).
+ */
 export class Beacon {
   private serving: Serving | null = null;
   private closing = false;
@@ -171,7 +171,9 @@ export class Beacon {
         userAgent: request.headers['user-agent'],
         gpc: request.headers['sec-gpc'] === '1',
         requestId,
-      }).then((result) => answer(202, result), fail);
+      })
+        .then((result) => answer(202, result), fail)
+        .catch((error) => log.error({ reqId: requestId, err: error }, 'answer failed'));
     });
   }
 }
