@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import ipaddr from 'ipaddr.js';
 import maxmind, { type Reader, type Response } from 'maxmind';
+import { rememberedByAddress } from './remembered.js';
 
 /** A session's location; unknown parts are "" and 0 (contract §5). */
 export interface Location {
@@ -30,7 +31,6 @@ export function defaultCityDatabases(): string[] {
 
 type CityRecord = Record<string, unknown>;
 const opened = new Map<string, Promise<GeoLocator>>();
-const REMEMBERED_ADDRESSES = 10_000;
 
 /**
  * IP → location from one or more city `.mmdb` files: the flat ip-location-db layout
@@ -54,19 +54,10 @@ export class GeoLocator {
     return locator;
   }
 
-  // A visitor's requests come from one address, and a lookup walks the file's tree: the
-  // last addresses' answers are kept, in memory only, and the map emptied when full.
-  private readonly located = new Map<string, Location>();
-
-  locate(ip: string): Location {
-    let location = this.located.get(ip);
-    if (location === undefined) {
-      location = this.locateBlock(ip).location ?? UNKNOWN_LOCATION;
-      if (this.located.size >= REMEMBERED_ADDRESSES) this.located.clear();
-      this.located.set(ip, location);
-    }
-    return location;
-  }
+  /** The location of an address; a lookup walks the file's tree, so recent ones are kept. */
+  readonly locate = rememberedByAddress(
+    (ip): Location => this.locateBlock(ip).location ?? UNKNOWN_LOCATION,
+  );
 
   /**
    * The location of the data block holding this address, null when the files have none, and

@@ -2,6 +2,7 @@ import ipaddr from 'ipaddr.js';
 import { type Kysely, sql } from 'kysely';
 import { cachedLookup } from '../db/cached-lookup.js';
 import type { Database } from '../db/schema.js';
+import { rememberedByAddress } from './remembered.js';
 import { atMostEvery } from './rescan.js';
 
 /** How an organisation was found, and on what evidence (shown on the Organisation). */
@@ -17,8 +18,6 @@ export interface OrganisationHint {
   /** Set by the resolver that found it; recorded when the organisation is created. */
   identification?: OrganisationIdentification;
 }
-
-const REMEMBERED_ADDRESSES = 10_000;
 
 interface StoredRange {
   domain: string;
@@ -52,19 +51,8 @@ class RangeTable {
     }
   }
 
-  // The table never changes (a reload makes a new one), so an address's answer is kept:
-  // a visitor's requests come from one address. Emptied when full.
-  private readonly answers = new Map<string, StoredRange | null>();
-
-  find(ip: string): StoredRange | null {
-    let answer = this.answers.get(ip);
-    if (answer === undefined) {
-      answer = this.search(ip);
-      if (this.answers.size >= REMEMBERED_ADDRESSES) this.answers.clear();
-      this.answers.set(ip, answer);
-    }
-    return answer;
-  }
+  /** The longest range holding an address; the table never changes (a reload makes another). */
+  readonly find = rememberedByAddress((ip) => this.search(ip));
 
   private search(ip: string): StoredRange | null {
     if (!ipaddr.isValid(ip)) return null;

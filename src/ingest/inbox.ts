@@ -67,10 +67,10 @@ export function inboxSink(
   const writer = new GroupCommit<WriteRequest>((requests) => withoutGoneScripts(requests, append), {
     maxItems: 1000, // requests, each with up to 100 events
     // Two appends at a time: the requests that arrive meanwhile make the next group, and a
-    // request costs less the larger its group (25 a group at 50 connections with one at a
-    // time, 16 with two, 13 with four). With one, the collector sat idle while PostgreSQL
-    // ran the append (2.7 ms); with two it acknowledges 4–16 % more at the same CPU a
-    // request, and four cost more CPU a request (docs/performance.md).
+    // request costs less the larger its group (at 50 connections, 25 a group with one at a
+    // time, 16 with two, 13 with three). With one, the collector sat idle while PostgreSQL
+    // ran the append (2.7 ms); two, with the inbox's unused index dropped, acknowledged
+    // 4–16 % more (docs/performance.md); four had cost more CPU a request before.
     concurrency: 2,
     retry: { when: (error) => isTransient(writeFailure(error)), attempts: 5, delayMs: 10 },
     onWrite: (count, ms) => {
