@@ -59,29 +59,40 @@ export async function deleteExpired(
   for (const { id } of workspaces) {
     const removedBefore = total.sessions;
     for (;;) {
-      // started_at first: it is what the workspace's session index can range over.
-      // Writers' batches meet these rows too (a visitor's late event): a deadlock is broken
-      // by PostgreSQL, and the batch is deleted again.
-      const { rows } = await againIfTransient(() =>
-        sql<Expired>`
-        WITH doomed AS (
-          SELECT workspace_id, id FROM sessions
-          WHERE workspace_id = ${id} AND started_at < ${cutoff}::timestamptz
-            AND ended_at < ${cutoff}::timestamptz AND NOT (${waiting})
-          ORDER BY started_at LIMIT ${batch}
-          -- Waits rather than skips: the webhook worker marks idle sessions for a moment,
-          -- and a skipped session would outlive the limit by a day.
-          FOR UPDATE
-        ), events_gone AS (
-          DELETE FROM events e USING doomed d
-          WHERE e.workspace_id = ${id} AND e.session_id = d.id RETURNING 1
-        )${sessionDeliveriesGone(tables)}, sessions_gone AS (
-          DELETE FROM sessions s USING doomed d
-          WHERE s.workspace_id = ${id} AND s.id = d.id RETURNING 1
-        )
-        SELECT (SELECT count(*) FROM sessions_gone)::int AS sessions,
-               (SELECT count(*) FROM events_gone)::int AS events,
-               (SELECT n FROM deliveries_gone) AS deliveries`.execute(db),
+      const rows = await againIfTransient(() =>
+        db.transaction().execute(async (trx) => {
+          // The sessions are locked first, in a statement of their own. A writer's batch
+          // that extends one of them (a visitor's late event) holds its row until it
+          // commits: locking waits for it, and the deletes, each with a snapshot taken
+          // after, see the event it added. One statement would delete the events its own
+          // earlier snapshot saw and leave that event without its session. A batch that
+          // comes after waits on the lock, finds its session gone and is done again.
+          // started_at first: it is what the workspace's session index can range over.
+          const { rows: locked } = await sql<{ id: string }>`
+            SELECT id FROM sessions
+            WHERE workspace_id = ${id} AND started_at < ${cutoff}::timestamptz
+              AND ended_at < ${cutoff}::timestamptz AND NOT (${waiting})
+            ORDER BY started_at LIMIT ${batch}
+            -- Waits rather than skips: the webhook worker marks idle sessions for a moment,
+            -- and a skipped session would outlive the limit by a day.
+            FOR UPDATE`.execute(trx);
+          if (locked.length === 0) return [];
+          return (
+            await sql<Expired>`
+            WITH doomed AS (
+              SELECT ${id}::uuid AS workspace_id, unnest(${locked.map((row) => row.id)}::uuid[]) AS id
+            ), events_gone AS (
+              DELETE FROM events e USING doomed d
+              WHERE e.workspace_id = ${id} AND e.session_id = d.id RETURNING 1
+            )${sessionDeliveriesGone(tables)}, sessions_gone AS (
+              DELETE FROM sessions s USING doomed d
+              WHERE s.workspace_id = ${id} AND s.id = d.id RETURNING 1
+            )
+            SELECT (SELECT count(*) FROM sessions_gone)::int AS sessions,
+                   (SELECT count(*) FROM events_gone)::int AS events,
+                   (SELECT n FROM deliveries_gone) AS deliveries`.execute(trx)
+          ).rows;
+        }),
       );
       const done = rows[0] ?? { sessions: 0, events: 0, deliveries: 0 };
       total.sessions += done.sessions;

@@ -3,6 +3,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { inTransaction } from '../../src/db/transaction.js';
+import { UNKNOWN_LOCATION } from '../../src/identify/geo.js';
+import type { VisitEvent } from '../../src/ingest/sessionizer.js';
+import { storeVisits } from '../../src/ingest/store.js';
 import { deleteExpired, runRetentionIfDue } from '../../src/privacy/retention.js';
 import { client, startTestApp, type TestApp } from '../helpers/app.js';
 import { collector, pageview, visit } from '../helpers/collect.js';
@@ -152,6 +156,52 @@ describe('retention', () => {
     await held;
     expect(expired.sessions).toBeGreaterThanOrEqual(1);
     expect((await rows(ws)).sessions).toHaveLength(0);
+  });
+
+  it("deletes the event a writer's batch adds to a session it is deleting, with the session", async () => {
+    const ws = await workspaceWith([[40 * DAY]]);
+    const [session] = await t.database.db
+      .selectFrom('sessions')
+      .select(['visitor_id', 'ended_at'])
+      .where('workspace_id', '=', ws)
+      .execute();
+    if (!session) throw new Error('no session');
+    // A visitor's late event, written by the workers' own code in a transaction held open
+    // while retention starts: the session is extended but stays older than the limit.
+    const late: VisitEvent = {
+      visit: {
+        workspaceId: ws,
+        visitorId: session.visitor_id,
+        browser: 'Chrome',
+        deviceType: 'desktop',
+        location: UNKNOWN_LOCATION,
+        organisationId: null,
+      },
+      event: {
+        type: 'pageview',
+        ts: new Date(session.ended_at.getTime() + MIN),
+        url: `${SITE}/late`,
+        data: {},
+      },
+    };
+    let written: () => void = () => {};
+    const writing = new Promise<void>((resolve) => {
+      written = resolve;
+    });
+    const held = inTransaction(t.database.db, async (tx) => {
+      await storeVisits(tx, [late], 30 * MIN);
+      written();
+      await sleep(300);
+    });
+    await writing;
+    const expired = await deleteExpired(t.database.db, 30);
+    await held;
+    expect(expired.sessions).toBeGreaterThanOrEqual(1);
+    const after = await rows(ws);
+    expect({ sessions: after.sessions.length, events: after.events.length }).toEqual({
+      sessions: 0,
+      events: 0,
+    });
   });
 
   it('runs once a day however many servers ask, one at a time', async () => {
