@@ -27,8 +27,8 @@ export type ScriptGone = 'revoked' | 'deleted';
 const SCRIPTS_GONE = 'FF410';
 
 /**
- * SQL for Transaction.lockFirst, in a worker's batch: share-locks the scripts (a workspace's
- * deletion then waits for the batch) and raises SCRIPTS_GONE for the scripts of deleted
+ * SQL for Transaction.lockFirst, in a worker's batch: holds the scripts (a shared advisory
+ * lock each, migration 0038; a workspace's deletion then waits for the batch) and raises SCRIPTS_GONE for the scripts of deleted
  * workspaces. An unlinked script is not refused here: its requests in the inbox were
  * acknowledged before the unlink (the append locked the script too), so they are stored.
  */

@@ -79,7 +79,7 @@ function phases(deps: WriterDeps): Phase[] {
       },
     },
     {
-      // Every request's script share-locked with the first locks below; a deleted one refused.
+      // Every request's script held with the first locks below; a deleted one refused.
       name: 'scripts',
       async run(group, tx) {
         tx.lockFirst(lockScripts(group.requests.map((r) => r.context.script.id)));

@@ -16,8 +16,9 @@ const GRACE_SECONDS = 5;
  */
 export async function deleteWorkspace(db: Kysely<Database>, workspaceId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    // The scripts first: this waits for the collector's writes that hold them (share locks,
-    // taken before any workspace lock), and later writes find them gone.
+    // The scripts first: this waits for the collector's writes that hold them (shared
+    // advisory locks, taken before any workspace lock; the delete's trigger takes them
+    // exclusively, migration 0038), and later writes find them gone.
     await trx.deleteFrom('tracking_scripts').where('workspace_id', '=', workspaceId).execute();
     await trx
       .updateTable('workspaces')

@@ -77,7 +77,8 @@ export async function updateUsageLimit(db: Kysely<Database>, id: string, usageLi
 
 /**
  * Revokes the workspace's tracking script; its recorded data stays. The update waits for
- * the collector's writes that hold the script (a share lock), and later ones find it revoked.
+ * the collector's writes that hold the script (a shared advisory lock, taken exclusively by
+ * a trigger of the update: migration 0038), and later ones find it revoked.
  */
 export async function unlinkWorkspace(db: Kysely<Database>, id: string): Promise<void> {
   await db

@@ -149,3 +149,45 @@ describe.each(Object.entries(ends))('the script of a workspace %s', (_name, end)
     }
   });
 });
+
+describe('an unlink and the appends that hold the script', () => {
+  it('waits for an append under way, and the appends after it are refused', async () => {
+    const { api, id, script } = await workspaceCachedByB();
+    // An append's hold on its script (the collector's statement begins with it), its
+    // transaction kept open.
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    const append = a.database.db.transaction().execute(async (trx) => {
+      await sql`SELECT lock_tracking_scripts(${[script]}::text[])`.execute(trx);
+      holding();
+      await released;
+    });
+    await held;
+    let unlinked = false;
+    const unlink = api('POST', `/v1/workspaces/${id}/unlink`).then((answer) => {
+      unlinked = true;
+      return answer;
+    });
+    try {
+      await sleep(400);
+      expect(unlinked).toBe(false);
+    } finally {
+      release();
+      await append;
+    }
+    expect((await unlink).status).toBe(200);
+    await expect(
+      sql`SELECT lock_tracking_scripts(${[script]}::text[])`.execute(a.database.db),
+    ).rejects.toMatchObject({ code: 'FF410' });
+    // A worker stores what was acknowledged before the unlink: its hold still succeeds.
+    await sql`SELECT lock_tracking_scripts(${[script]}::text[], keep_unlinked => true)`.execute(
+      a.database.db,
+    );
+  });
+});
