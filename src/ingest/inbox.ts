@@ -27,10 +27,10 @@ export function shardOf(visitorId: string): number {
 
 /**
  * The sink of contract §19: a group of requests is appended to the inbox in one statement,
- * which also holds their tracking scripts (a shared advisory lock each) and fails for one unlinked or deleted since
- * the collector's cached lookup (that request is refused, 410 or 404, and the rest appended
- * again). `add` resolves once the statement committed: the acknowledgement waits for that
- * and nothing else. Workers (drain.ts) do the rest.
+ * which also holds their tracking scripts (a shared advisory lock each) and fails for one
+ * unlinked or deleted since the collector's cached lookup (that request is refused, 410 or
+ * 404, and the rest appended again). `add` resolves once the statement committed: the
+ * acknowledgement waits for that and nothing else. Workers (drain.ts) do the rest.
  */
 export function inboxSink(
   db: Kysely<Database>,

@@ -28,9 +28,10 @@ const SCRIPTS_GONE = 'FF410';
 
 /**
  * SQL for Transaction.lockFirst, in a worker's batch: holds the scripts (a shared advisory
- * lock each, migration 0038; a workspace's deletion then waits for the batch) and raises SCRIPTS_GONE for the scripts of deleted
- * workspaces. An unlinked script is not refused here: its requests in the inbox were
- * acknowledged before the unlink (the append locked the script too), so they are stored.
+ * lock each, migration 0038; a workspace's deletion then waits for the batch) and raises
+ * SCRIPTS_GONE for the scripts of deleted workspaces. An unlinked script is not refused
+ * here: its requests in the inbox were acknowledged before the unlink (the append held the
+ * script too), so they are stored.
  */
 export function lockScripts(ids: string[]): string {
   const list = [...new Set(ids)].map((id) => pg.escapeLiteral(id)).join(', ');

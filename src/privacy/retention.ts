@@ -80,7 +80,8 @@ export async function deleteExpired(
           return (
             await sql<Expired>`
             WITH doomed AS (
-              SELECT ${id}::uuid AS workspace_id, unnest(${locked.map((row) => row.id)}::uuid[]) AS id
+              SELECT ${id}::uuid AS workspace_id,
+                unnest(${locked.map((row) => row.id)}::uuid[]) AS id
             ), events_gone AS (
               DELETE FROM events e USING doomed d
               WHERE e.workspace_id = ${id} AND e.session_id = d.id RETURNING 1

@@ -4,11 +4,12 @@ import { type Kysely, sql } from 'kysely';
  * lock_tracking_scripts holds a tracking script still with a shared advisory lock (the
  * two-key form: class 1953653107, the hash of the script's id) instead of a share lock of
  * its row; a trigger takes the same key exclusively before a script is unlinked
- * (revoked_at set) or deleted, whatever the path. So as before, an unlink waits for the appends and batches
- * under way, and those after it see it. What changes is the cost: a row lock writes the
- * row's page, and two appends at once turn its locker into a multixact that every later
- * reader of the row looks up; an advisory lock lives in memory only. A collision of two
- * ids' hashes only makes an unlink wait for the other script's appends too.
+ * (revoked_at set) or deleted, whatever the path. So as before, an unlink waits for the
+ * appends and batches under way, and those after it see it. What changes is the cost: a
+ * row lock writes the row's page, and two appends at once turn its locker into a
+ * multixact that every later reader of the row looks up; an advisory lock lives in memory
+ * only. A collision of two ids' hashes only makes an unlink wait for the other script's
+ * appends too.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
