@@ -49,6 +49,9 @@ export interface Database {
   stats_organisation_sources: StatsOrganisationSourceTable;
   stats_source_days: StatsSourceDayTable;
   stats_page_days: StatsPageDayTable;
+  stats_workspace_days: StatsWorkspaceDayTable;
+  stats_organisation_months: StatsOrganisationMonthTable;
+  stats_page_months: StatsPageMonthTable;
   stats_visitor_days: StatsVisitorDayTable;
   stats_visitor_counts: StatsVisitorCountTable;
   notification_rules: NotificationRuleTable;
@@ -649,6 +652,36 @@ export interface StatsPageDayTable {
   pageviews: string;
   /** Views of attributed sessions (0023). */
   attributed_pageviews: string;
+}
+
+/** A workspace's day: the sums of its stats_organisation_days rows, and their number (0039). */
+export interface StatsWorkspaceDayTable {
+  workspace_id: string;
+  day: string;
+  sessions: string;
+  pageviews: string;
+  organisations: number;
+}
+
+/** An organisation's month: the sums of its stats_organisation_days rows (0039). */
+export interface StatsOrganisationMonthTable {
+  workspace_id: string;
+  /** The month's first day. */
+  month: string;
+  organisation_id: string;
+  sessions: string;
+  pageviews: string;
+  days: number;
+}
+
+/** A page's month: the sums of its stats_page_days rows (0039). */
+export interface StatsPageMonthTable {
+  workspace_id: string;
+  month: string;
+  url: string;
+  pageviews: string;
+  attributed_pageviews: string;
+  days: number;
 }
 
 /** Each visitor's sessions per UTC day they touch, and the attributed ones (0023). */

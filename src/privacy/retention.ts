@@ -258,11 +258,22 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
                AND organisation_id IS NOT NULL) o
       WHERE t.workspace_id = o.workspace_id AND t.organisation_id = o.organisation_id
         AND t.day >= ${first} AND t.day < ${next}`);
+    // The month's rows of the rollups kept from these by month and by day (migration 0039)
+    // go with them, whole, with their triggers off meanwhile.
+    await run(sql`SELECT set_config('footfall.month_rollups', 'off', true)`);
     for (const table of ['stats_organisation_days', 'stats_source_days', 'stats_page_days']) {
       await run(sql`
         DELETE FROM ${sql.table(table)}
         WHERE workspace_id IN ${workspaces} AND ${inMonth}`);
     }
+    for (const table of ['stats_organisation_months', 'stats_page_months']) {
+      await run(sql`
+        DELETE FROM ${sql.table(table)}
+        WHERE workspace_id IN ${workspaces} AND month = ${first}::date`);
+    }
+    await run(sql`
+      DELETE FROM stats_workspace_days WHERE workspace_id IN ${workspaces} AND ${inMonth}`);
+    await run(sql`SELECT set_config('footfall.month_rollups', 'on', true)`);
     await run(sql`
       SELECT stats_add_sessions(array_agg(workspace_id), array_agg(organisation_id),
         array_agg(day), array_agg(source), array_agg(sessions), array_agg(pageviews))

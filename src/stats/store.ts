@@ -60,10 +60,11 @@ export interface StatsRows {
 const TOP = 10;
 
 /**
- * The figures of a workspace's range, from the daily rollups the database keeps
- * (migrations 0011 and 0023). The parts are independent reads, sent at once so the database
- * can use more than one core; each is a few tens of milliseconds on a month of a million
- * sessions, the range's distinct visitors a little more (docs/performance.md).
+ * The figures of a workspace's range, from the rollups the database keeps by day (migrations
+ * 0011 and 0023) and, for a range's whole months, by month (0039). The parts are independent
+ * reads, sent at once so the database can use more than one core; each is a few tens of
+ * milliseconds on a month of a million sessions, the range's distinct visitors a little more
+ * (docs/performance.md).
  */
 export async function readStats(
   db: Kysely<Database>,
@@ -103,14 +104,72 @@ export async function readStats(
 const daysOf = (column: string, range: DayRange) =>
   sql`${sql.ref(column)} BETWEEN ${range.first}::date AND ${range.last}::date`;
 
+/**
+ * A range as the rollups read it: its whole calendar months (first days, both inclusive) from
+ * the monthly rollups, the days before and after them from the daily ones. A range of no
+ * whole month is days only.
+ */
+export function splitRange(range: DayRange): { months: DayRange | null; days: DayRange[] } {
+  const first = new Date(`${range.first}T00:00:00Z`);
+  const last = new Date(`${range.last}T00:00:00Z`);
+  const monthOf = (date: Date, add: number) =>
+    new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + add, 1));
+  const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+  // The first whole month starts on the range's first day or the next month's first.
+  const start = first.getUTCDate() === 1 ? first : monthOf(first, 1);
+  // The month after the last whole one: the next month's if the range ends on a month's
+  // last day, else the last day's own.
+  const dayAfter = new Date(last.getTime() + 86_400_000);
+  const end = dayAfter.getUTCDate() === 1 ? dayAfter : monthOf(last, 0);
+  if (start >= end) return { months: null, days: [range] };
+  const days: DayRange[] = [];
+  if (first < start)
+    days.push({ first: range.first, last: dayOf(new Date(start.getTime() - 86_400_000)) });
+  if (end <= last) days.push({ first: dayOf(end), last: range.last });
+  return { months: { first: dayOf(start), last: dayOf(monthOf(end, -1)) }, days };
+}
+
+/** Rows of a rollup kept by day and by month (`columns` a list of the two's shared ones). */
+function byDayAndMonth(
+  columns: RawBuilder<unknown>,
+  daily: string,
+  monthly: string,
+  workspaceId: string,
+  range: DayRange,
+) {
+  const { months, days } = splitRange(range);
+  const parts = days.map(
+    (part) => sql`SELECT ${columns} FROM ${sql.table(daily)}
+      WHERE workspace_id = ${workspaceId} AND ${daysOf('day', part)}`,
+  );
+  if (months) {
+    parts.push(sql`SELECT ${columns} FROM ${sql.table(monthly)}
+      WHERE workspace_id = ${workspaceId} AND ${daysOf('month', months)}`);
+  }
+  return sql.join(parts, sql` UNION ALL `);
+}
+
 function workspaceParts(workspaceId: string, range: DayRange) {
   const days = daysOf('day', range);
+  const organisationRows = byDayAndMonth(
+    sql`organisation_id, sessions, pageviews`,
+    'stats_organisation_days',
+    'stats_organisation_months',
+    workspaceId,
+    range,
+  );
+  const pageRows = byDayAndMonth(
+    sql`url, attributed_pageviews`,
+    'stats_page_days',
+    'stats_page_months',
+    workspaceId,
+    range,
+  );
   return {
     days: sql<DayRow>`
-      SELECT day::text AS day, sum(sessions)::int AS sessions, count(*)::int AS organisations,
-        sum(pageviews)::int8 AS pageviews
-      FROM stats_organisation_days WHERE workspace_id = ${workspaceId} AND ${days}
-      GROUP BY day`,
+      SELECT day::text AS day, sessions::int AS sessions, organisations,
+        pageviews::int8 AS pageviews
+      FROM stats_workspace_days WHERE workspace_id = ${workspaceId} AND ${days}`,
     // Each day's rows, and the range's: a visitor's first day in the range is the one whose
     // previous day lies before it (migration 0023).
     visitors: sql<VisitorRow>`
@@ -127,20 +186,17 @@ function workspaceParts(workspaceId: string, range: DayRange) {
     // The views of attributed sessions, the population of every other figure (docs/api.md).
     pages: sql<PageRow>`
       SELECT url, sum(attributed_pageviews)::int8 AS pageviews
-      FROM stats_page_days
-      WHERE workspace_id = ${workspaceId} AND ${days} AND attributed_pageviews > 0
-      GROUP BY url ORDER BY 2 DESC, url COLLATE "C" LIMIT ${TOP}`,
+      FROM (${pageRows}) r
+      GROUP BY url HAVING sum(attributed_pageviews) > 0
+      ORDER BY 2 DESC, url COLLATE "C" LIMIT ${TOP}`,
     sources: sql<SourceRow>`
       SELECT source, sum(sessions)::int8 AS sessions
       FROM stats_source_days WHERE workspace_id = ${workspaceId} AND ${days}
       GROUP BY source ORDER BY 2 DESC, source COLLATE "C" LIMIT ${TOP}`,
-    organisations: sql`
-      SELECT DISTINCT organisation_id FROM stats_organisation_days
-      WHERE workspace_id = ${workspaceId} AND ${days}`,
+    organisations: sql`SELECT DISTINCT organisation_id FROM (${organisationRows}) r`,
     perOrganisation: sql`
       SELECT organisation_id, sum(sessions)::int8 AS sessions, sum(pageviews)::int8 AS pageviews
-      FROM stats_organisation_days WHERE workspace_id = ${workspaceId} AND ${days}
-      GROUP BY organisation_id`,
+      FROM (${organisationRows}) r GROUP BY organisation_id`,
   };
 }
 

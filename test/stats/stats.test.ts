@@ -251,6 +251,25 @@ describe('GET /v1/workspaces/{ws}/stats', () => {
     }
   });
 
+  it('gives a range of whole months the figures of its days, read from the monthly rollups', async () => {
+    const figuresOf = async (query: string) => {
+      const answer = await stats(query);
+      expect(answer.status).toBe(200);
+      const { days, ...figures } = answer.body.data;
+      return { days: (days as Day[]).filter((d) => d.sessions > 0 || d.visitors > 0), figures };
+    };
+    const fiveDays = await figuresOf(`date_from=${DAYS[0]}&date_to=${DAYS.at(-1)}`);
+    expect(fiveDays.figures.totals.sessions).toBeGreaterThan(0);
+    expect(fiveDays.figures.top_pages.length).toBeGreaterThan(0);
+    // April alone (a month, no days), and April with days of March and May either side.
+    for (const range of [
+      'date_from=2026-04-01&date_to=2026-04-30',
+      'date_from=2026-03-20&date_to=2026-05-10',
+    ]) {
+      expect({ range, ...(await figuresOf(range)) }).toEqual({ range, ...fiveDays });
+    }
+  });
+
   it('over a segment, counts its organisations only, as the sessions list does', async () => {
     const created = await api('POST', `/v1/workspaces/${ws}/segments`, {
       name: 'Software',

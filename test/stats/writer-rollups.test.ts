@@ -197,6 +197,34 @@ const ROLLUPS: Record<string, { kept: string; counted: string }> = {
       FROM events e LEFT JOIN sessions s ON s.workspace_id = e.workspace_id AND s.id = e.session_id
       WHERE e.type = 'pageview' AND e.${LIVE} GROUP BY 1, 2, 3`,
   },
+  // The month and workspace-day rollups of the daily ones (migration 0039), recounted from
+  // the sessions and events as the daily ones are.
+  stats_workspace_days: {
+    kept: `SELECT workspace_id, day, sessions::bigint, pageviews::bigint, organisations::bigint
+      FROM stats_workspace_days WHERE ${LIVE}`,
+    counted: `SELECT workspace_id, (started_at AT TIME ZONE 'UTC')::date, count(*)::bigint,
+        sum(pageviews)::bigint, count(DISTINCT organisation_id)::bigint
+      FROM sessions WHERE organisation_id IS NOT NULL AND ${LIVE} GROUP BY 1, 2`,
+  },
+  stats_organisation_months: {
+    kept: `SELECT workspace_id, month, organisation_id, sessions::bigint, pageviews::bigint,
+        days::bigint
+      FROM stats_organisation_months WHERE ${LIVE}`,
+    counted: `SELECT workspace_id, date_trunc('month', started_at AT TIME ZONE 'UTC')::date,
+        organisation_id, count(*)::bigint, sum(pageviews)::bigint,
+        count(DISTINCT (started_at AT TIME ZONE 'UTC')::date)::bigint
+      FROM sessions WHERE organisation_id IS NOT NULL AND ${LIVE} GROUP BY 1, 2, 3`,
+  },
+  stats_page_months: {
+    kept: `SELECT workspace_id, month, url, pageviews::bigint, attributed_pageviews::bigint,
+        days::bigint
+      FROM stats_page_months WHERE ${LIVE}`,
+    counted: `SELECT e.workspace_id, date_trunc('month', e.ts AT TIME ZONE 'UTC')::date, e.url,
+        count(*)::bigint, count(s.organisation_id)::bigint,
+        count(DISTINCT (e.ts AT TIME ZONE 'UTC')::date)::bigint
+      FROM events e LEFT JOIN sessions s ON s.workspace_id = e.workspace_id AND s.id = e.session_id
+      WHERE e.type = 'pageview' AND e.${LIVE} GROUP BY 1, 2, 3`,
+  },
   stats_visitor_days: {
     kept: `SELECT workspace_id, visitor_id, day, sessions::bigint, attributed_sessions::bigint
       FROM stats_visitor_days WHERE ${LIVE}`,
