@@ -6,6 +6,17 @@ export const CHROME_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 
 /**
+ * The collector's rate limits count in fixed windows of a clock minute, emptied when the next
+ * begins (src/http/rate-limits.ts): hits that straddle that moment start counting again.
+ * Waits, when less than `needMs` of the current minute is left, for the next to begin, so
+ * that a test's hits all fall in one window.
+ */
+export async function inOneRateWindow(needMs = 20_000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
+
+/**
  * Waits until the app at `base` has processed every acknowledged event (its inbox is empty,
  * as /metrics says): a 202 means stored, and sessions follow within seconds (contract §19).
  */

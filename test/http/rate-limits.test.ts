@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Answer, client, startTestApp, type TestApp } from '../helpers/app.js';
-import { collector, pageview, visit } from '../helpers/collect.js';
+import { collector, inOneRateWindow, pageview, visit } from '../helpers/collect.js';
 
 const SITE = 'https://acme-site.example';
 
@@ -38,6 +38,9 @@ function expectLimited(answer: Answer): void {
 }
 
 describe('the collector', () => {
+  // Each test's hits in one window of the limits (a test takes a few seconds).
+  beforeEach(() => inOneRateWindow(), 30_000);
+
   it('answers 429 past COLLECT_RATE_LIMIT_PER_SCRIPT, whatever the addresses', async () => {
     const script = await newScript();
     for (const address of ['10.0.0.1', '10.0.0.2', '10.0.0.3']) {
