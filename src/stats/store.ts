@@ -135,9 +135,8 @@ function byDayAndMonth(
   daily: string,
   monthly: string,
   workspaceId: string,
-  range: DayRange,
+  { months, days }: ReturnType<typeof splitRange>,
 ) {
-  const { months, days } = splitRange(range);
   const parts = days.map(
     (part) => sql`SELECT ${columns} FROM ${sql.table(daily)}
       WHERE workspace_id = ${workspaceId} AND ${daysOf('day', part)}`,
@@ -151,19 +150,20 @@ function byDayAndMonth(
 
 function workspaceParts(workspaceId: string, range: DayRange) {
   const days = daysOf('day', range);
+  const split = splitRange(range);
   const organisationRows = byDayAndMonth(
     sql`organisation_id, sessions, pageviews`,
     'stats_organisation_days',
     'stats_organisation_months',
     workspaceId,
-    range,
+    split,
   );
   const pageRows = byDayAndMonth(
     sql`url, attributed_pageviews`,
     'stats_page_days',
     'stats_page_months',
     workspaceId,
-    range,
+    split,
   );
   return {
     days: sql<DayRow>`
