@@ -215,7 +215,7 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     // the next statement deletes by their place (the same statement cannot change a row and
     // delete it; and a delete that searched for `count <= 0` would be planned as if it found
     // one row, and read every row of the table).
-    const emptied = async (table: string, subtract: RawBuilder<unknown>, count = 'sessions') => {
+    const emptied = async (table: string, subtract: RawBuilder<unknown>, count: string) => {
       await run(sql`DROP TABLE IF EXISTS pg_temp.emptied`);
       await run(sql`
         CREATE TEMPORARY TABLE emptied ON COMMIT DROP AS
@@ -340,34 +340,53 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
       'visitors',
     );
 
-    // Organisation figures, by the month's ended sessions.
-    await emptied(
-      'organisation_figures',
-      sql`UPDATE organisation_figures t SET sessions = t.sessions - g.sessions,
-        pageviews = t.pageviews - g.pageviews, micros = t.micros - g.micros
-      FROM retiring_organisations g
-      WHERE t.workspace_id = g.workspace_id AND t.organisation_id = g.organisation_id`,
+    // Organisation figures, by the month's ended sessions. A row the month takes to nothing
+    // goes in one write; only the rest are updated (most of a month's visitors came in it
+    // alone, and updating their rows first cost the job a second write of each).
+    const subtract = async (table: string, by: string, keys: string[], columns = ['sessions']) => {
+      const same = sql.join(
+        keys.map((key) => sql`${sql.ref(`t.${key}`)} = ${sql.ref(`g.${key}`)}`),
+        sql` AND `,
+      );
+      const { rows } = await sql<{ deleted: number; given: number }>`
+        WITH deleted AS (
+          DELETE FROM ${sql.table(table)} t USING ${sql.table(by)} g
+          WHERE ${same} AND t.sessions = g.sessions RETURNING 1)
+        SELECT (SELECT count(*) FROM deleted)::int AS deleted,
+          (SELECT count(*) FROM ${sql.table(by)})::int AS given`.execute(trx);
+      // Every row went: nothing is left to update.
+      if (rows[0]?.deleted === rows[0]?.given) return;
+      await run(sql`
+        UPDATE ${sql.table(table)} t SET ${sql.join(
+          columns.map((c) => sql`${sql.ref(c)} = ${sql.ref(`t.${c}`)} - ${sql.ref(`g.${c}`)}`),
+        )}
+        FROM ${sql.table(by)} g WHERE ${same}`);
+    };
+    const organisation = ['workspace_id', 'organisation_id'];
+    await subtract('organisation_figures', 'retiring_organisations', organisation, [
+      'sessions',
+      'pageviews',
+      'micros',
+    ]);
+    await keep(
+      'retiring_visits',
+      sql`
+        SELECT workspace_id, organisation_id, visitor_id, count(*)::int AS sessions
+        FROM ${sessions} WHERE ended_notified AND organisation_id IS NOT NULL GROUP BY 1, 2, 3`,
     );
-    const byVisitor = sql`
-      SELECT workspace_id, organisation_id, visitor_id, count(*)::int AS n FROM ${sessions}
-      WHERE ended_notified AND organisation_id IS NOT NULL GROUP BY 1, 2, 3`;
-    await keep('retiring_visits', byVisitor);
-    await emptied(
-      'organisation_visitors',
-      sql`UPDATE organisation_visitors t SET sessions = t.sessions - g.n FROM retiring_visits g
-      WHERE t.workspace_id = g.workspace_id AND t.organisation_id = g.organisation_id
-        AND t.visitor_id = g.visitor_id`,
+    await subtract('organisation_visitors', 'retiring_visits', [...organisation, 'visitor_id']);
+    await keep(
+      'retiring_places',
+      sql`
+        SELECT workspace_id, organisation_id, city, country, count(*)::int AS sessions
+        FROM ${sessions}
+        WHERE ended_notified AND organisation_id IS NOT NULL AND city <> '' GROUP BY 1, 2, 3, 4`,
     );
-    const byPlace = sql`
-      SELECT workspace_id, organisation_id, city, country, count(*)::int AS n FROM ${sessions}
-      WHERE ended_notified AND organisation_id IS NOT NULL AND city <> '' GROUP BY 1, 2, 3, 4`;
-    await keep('retiring_places', byPlace);
-    await emptied(
-      'organisation_locations',
-      sql`UPDATE organisation_locations t SET sessions = t.sessions - g.n FROM retiring_places g
-      WHERE t.workspace_id = g.workspace_id AND t.organisation_id = g.organisation_id
-        AND t.city = g.city AND t.country = g.country`,
-    );
+    await subtract('organisation_locations', 'retiring_places', [
+      ...organisation,
+      'city',
+      'country',
+    ]);
     await run(sql`
       UPDATE organisation_figures f SET
         first_seen = CASE WHEN g.first_seen <= f.first_seen

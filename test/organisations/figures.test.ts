@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { findOrganisationPage } from '../../src/organisations/list.js';
 import { hms, loadOrganisations } from '../../src/organisations/read.js';
+import { deleteExpired } from '../../src/privacy/retention.js';
 import { seeded, workspaceDatabase } from '../helpers/seeded.js';
 
 // An organisation's figures are kept for its ended sessions (migration 0026) and those not
@@ -199,4 +200,49 @@ it('takes a deleted organisation out, and lets its sessions count for none', asy
   );
   expect(Number(rows[0]?.n)).toBe(0);
   expect((await shown())[kept]).toEqual(before[kept]);
+});
+
+it('reads first and last seen again when retention drops the month that held them', async () => {
+  const { db } = database();
+  const [, early, late, gone] = organisations as [string, string, string, string];
+  await sql`SELECT create_month_partitions(t, '2026-01-01', '2026-03-01')
+    FROM unnest(ARRAY['sessions', 'events']) t`.execute(db);
+  const at = (day: string, hour: number) =>
+    new Date(`${day}T${String(hour).padStart(2, '0')}:00:00Z`);
+  const session = (organisation: string, start: Date, ended: boolean) =>
+    sql`(${ws}, ${randomUUID()}, ${pick(visitors)}, ${organisation}, ${start.toISOString()}::timestamptz,
+      ${new Date(+start + 20 * 60_000).toISOString()}::timestamptz, 2, 'Berlin', 'DE', ${ended})`;
+  // Each first seen in January. Later: `early` in February, ended, at several times (its
+  // first ended session there is its new first seen); `late` in February only in sessions
+  // not ended yet, then in March (its first seen is read from all its sessions); `gone` in
+  // February only in a session not ended yet (its kept figures go whole).
+  await sql`
+    INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
+      pageviews, city, country, ended_notified)
+    VALUES ${sql.join([
+      ...[early, late, gone].map((id) => session(id, at('2026-01-10', 9), true)),
+      session(early, at('2026-02-24', 15), true),
+      session(early, at('2026-02-22', 11), true),
+      session(early, at('2026-02-26', 8), true),
+      session(late, at('2026-02-23', 10), false),
+      session(late, at('2026-03-02', 14), true),
+      session(late, at('2026-03-05', 9), true),
+      session(gone, at('2026-02-25', 12), false),
+    ])}`.execute(db);
+  // The day after the limit passed January's end by more than a day: January goes whole.
+  const expired = await deleteExpired(db, 1, new Date('2026-02-03T12:00:00Z'));
+  expect(expired.sessions).toBeGreaterThanOrEqual(3);
+  const { rows } = await sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM sessions
+    WHERE workspace_id = ${ws} AND started_at < '2026-02-01'`.execute(db);
+  expect(rows[0]?.n).toBe(0);
+  const want = await expected();
+  // No longer January's, nor February's latest.
+  expect(want[early]?.first_seen).toMatch(/^2026-02-(0[3-9]|1|2[0-2])/);
+  const now = await shown();
+  for (const id of [early, late, gone]) expect(now[id], id).toEqual(want[id]);
+  // What is kept for `late`, no longer hidden by its earlier session not ended yet.
+  await sql`DELETE FROM sessions WHERE workspace_id = ${ws} AND organisation_id = ${late}
+    AND NOT ended_notified`.execute(db);
+  expect((await shown())[late]).toEqual((await expected())[late]);
 });
