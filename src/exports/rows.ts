@@ -143,6 +143,7 @@ export async function* sessionRows(
       db,
       filters.workspaceId,
       rows.map((row) => row.id),
+      { from: last.at, to: (rows[0] as { at: string }).at },
     );
     const unknown = [...new Set(sessions.map((s) => s.organisation_id))].filter(
       (id) => !names.has(id),

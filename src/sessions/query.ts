@@ -103,29 +103,45 @@ export type SessionRecord = Selectable<SessionTable> & {
   events: { id: string; type: string; ts: Date; url: string; data: Record<string, unknown> }[];
 };
 
-/** The sessions with these ids and their events, in the order of `ids`. */
+/**
+ * The sessions with these ids and their events, in the order of `ids`. `started`, where the
+ * caller knows it, bounds the sessions' starts (both inclusive, any superset will do), so
+ * that only the months holding them are read; their events are read between the earliest
+ * start and the latest end, which bound every session's events. A page of the last 30 days
+ * otherwise probed the indexes of every month partition, twice.
+ */
 export async function loadSessions(
   db: Kysely<Database>,
   workspaceId: string,
   ids: string[],
+  started?: { from: string; to: string },
 ): Promise<SessionRecord[]> {
   if (ids.length === 0) return [];
-  const [sessions, events] = await Promise.all([
-    db
-      .selectFrom('sessions')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('id', 'in', ids)
-      .execute(),
-    db
-      .selectFrom('events')
-      .select(['session_id', 'id', 'type', 'ts', 'url', 'data'])
-      .where('workspace_id', '=', workspaceId)
-      .where('session_id', 'in', ids)
-      .orderBy('ts')
-      .orderBy('id')
-      .execute(),
-  ]);
+  let sessionQuery = db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', ids);
+  if (started) {
+    sessionQuery = sessionQuery
+      .where('started_at', '>=', sql<Date>`${started.from}::timestamptz`)
+      .where('started_at', '<=', sql<Date>`${started.to}::timestamptz`);
+  }
+  const sessions = await sessionQuery.execute();
+  if (sessions.length === 0) return [];
+  // Dates hold milliseconds and the database microseconds: the bounds are widened by one.
+  const from = Math.min(...sessions.map((s) => s.started_at.getTime())) - 1;
+  const to = Math.max(...sessions.map((s) => s.ended_at.getTime())) + 1;
+  const events = await db
+    .selectFrom('events')
+    .select(['session_id', 'id', 'type', 'ts', 'url', 'data'])
+    .where('workspace_id', '=', workspaceId)
+    .where('session_id', 'in', ids)
+    .where('ts', '>=', new Date(from))
+    .where('ts', '<=', new Date(to))
+    .orderBy('ts')
+    .orderBy('id')
+    .execute();
   const eventsBySession = new Map<string, SessionRecord['events']>();
   for (const event of events) {
     const list = eventsBySession.get(event.session_id) ?? [];

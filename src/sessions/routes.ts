@@ -56,7 +56,13 @@ export function sessionRoutes(
       { offset: (page - 1) * size, limit: size },
       cap,
     );
-    const sessions = await loadSessions(db, filters.workspaceId, found.ids);
+    const { range } = filters;
+    const sessions = await loadSessions(
+      db,
+      filters.workspaceId,
+      found.ids,
+      range ? { from: range.from.toISOString(), to: range.to.toISOString() } : undefined,
+    );
     return { ...found, data: sessions.map((session) => presentSession(session)) };
   };
 

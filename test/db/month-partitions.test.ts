@@ -84,6 +84,20 @@ describe('month partitions of events and sessions', () => {
       [`${SITE}/first-of-february`, 'events_2026_02'],
       [`${SITE}/only-february`, 'events_2026_02'],
     ]);
+    // Listed with both its views by the API, from a range of its first day alone.
+    const organisation = randomUUID();
+    await sql`INSERT INTO organisations (workspace_id, id, domain)
+      VALUES (${w.id}, ${organisation}, 'across.example')`.execute(db);
+    await sql`UPDATE sessions SET organisation_id = ${organisation}
+      WHERE workspace_id = ${w.id} AND visitor_id = ${across}`.execute(db);
+    const listed = await api(
+      'GET',
+      `/v1/workspaces/${w.id}/sessions?date_from=2026-01-31&date_to=2026-01-31`,
+    );
+    expect(listed.status).toBe(200);
+    expect(
+      listed.body.data.map((s: { views: { url: string }[] }) => s.views.map((v) => v.url)),
+    ).toEqual([[`${SITE}/last-of-january`, `${SITE}/first-of-february`]]);
   });
 
   it('move a session whose start a late event takes into the month before, and keep it one row', async () => {
