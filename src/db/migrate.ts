@@ -38,6 +38,7 @@ import * as sessionsWritten from './migrations/0036_sessions_written.js';
 import * as inboxWithoutReceivedIndex from './migrations/0037_inbox_without_received_index.js';
 import * as scriptAdvisoryLocks from './migrations/0038_script_advisory_locks.js';
 import * as monthRollups from './migrations/0039_month_rollups.js';
+import * as sessionLengths from './migrations/0040_session_lengths.js';
 import { ensureMonthPartitions, hasMonthPartitions } from './partitions.js';
 import type { Database } from './schema.js';
 
@@ -82,6 +83,7 @@ const migrations: Record<string, Migration> = {
   '0037_inbox_without_received_index': inboxWithoutReceivedIndex,
   '0038_script_advisory_locks': scriptAdvisoryLocks,
   '0039_month_rollups': monthRollups,
+  '0040_session_lengths': sessionLengths,
 };
 
 /**

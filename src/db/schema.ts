@@ -52,6 +52,7 @@ export interface Database {
   stats_workspace_days: StatsWorkspaceDayTable;
   stats_organisation_months: StatsOrganisationMonthTable;
   stats_page_months: StatsPageMonthTable;
+  session_lengths: SessionLengthTable;
   stats_visitor_days: StatsVisitorDayTable;
   stats_visitor_counts: StatsVisitorCountTable;
   notification_rules: NotificationRuleTable;
@@ -682,6 +683,13 @@ export interface StatsPageMonthTable {
   pageviews: string;
   attributed_pageviews: string;
   days: number;
+}
+
+/** The workspace's longest session, a bound for reads of sessions overlapping a range (0040). */
+export interface SessionLengthTable {
+  workspace_id: string;
+  /** An interval, as PostgreSQL writes it. */
+  longest: string;
 }
 
 /** Each visitor's sessions per UTC day they touch, and the attributed ones (0023). */

@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { withinSession } from '../db/partitions.js';
+import { overlapping, withinSession } from '../db/partitions.js';
 import type { Database } from '../db/schema.js';
 import { eventRows, recordEvents } from '../outbox/events.js';
 import { queueForSegments } from '../outbox/segment-queue.js';
@@ -54,12 +54,12 @@ function computedScores(
             WHERE e.workspace_id = s.workspace_id AND e.session_id = s.id AND ${withinSession}
               AND e.type = 'pageview' AND e.ts >= now() - ${days} OFFSET 0) e
           WHERE s.workspace_id = ${workspaceId} ${only('s.organisation_id')}
-            AND s.ended_at >= now() - ${days}`
+            AND ${overlapping(workspaceId, sql`now() - ${days}`)}`
       : sql`SELECT s.organisation_id AS id, lower(e.url) AS url FROM sessions s
           JOIN events e ON e.workspace_id = s.workspace_id AND e.session_id = s.id
             AND ${withinSession}
           WHERE s.workspace_id = ${workspaceId} AND s.organisation_id IS NOT NULL
-            AND s.ended_at >= now() - ${days} AND e.type = 'pageview'
+            AND ${overlapping(workspaceId, sql`now() - ${days}`)} AND e.type = 'pageview'
             AND e.ts >= now() - ${days}
           OFFSET 0`;
     hits.push(sql`SELECT DISTINCT v.id, k.reason, k.points FROM (${views}) v

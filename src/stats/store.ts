@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { withinSession } from '../db/partitions.js';
+import { overlapping, withinSession } from '../db/partitions.js';
 import type { Database } from '../db/schema.js';
 import { profileCountry, profileJoins, profileName } from '../enrich/profile-sql.js';
 
@@ -222,7 +222,7 @@ function segmentParts(workspaceId: string, segmentId: string, range: DayRange) {
       SELECT e.url, count(*)::int8 AS pageviews
       FROM segment_members m
       JOIN sessions s ON s.workspace_id = m.workspace_id AND s.organisation_id = m.organisation_id
-        AND s.started_at < ${to} AND s.ended_at >= ${from}
+        AND ${overlapping(workspaceId, from, to)}
       JOIN events e ON e.workspace_id = s.workspace_id AND e.session_id = s.id
         AND ${withinSession} AND e.type = 'pageview' AND e.ts >= ${from} AND e.ts < ${to}
       WHERE m.workspace_id = ${workspaceId} AND m.segment_id = ${segmentId}
@@ -246,7 +246,7 @@ function segmentVisitors(workspaceId: string, segmentId: string, range: DayRange
     SELECT day, s.visitor_id
     FROM segment_members m
     JOIN sessions s ON s.workspace_id = m.workspace_id AND s.organisation_id = m.organisation_id
-      AND s.started_at < ${to} AND s.ended_at >= ${from}
+      AND ${overlapping(workspaceId, from, to)}
     CROSS JOIN stats_session_days(s.started_at, s.ended_at) day
     WHERE m.workspace_id = ${workspaceId} AND m.segment_id = ${segmentId}
       AND ${daysOf('day', range)}`;

@@ -307,6 +307,35 @@ describe('GET /v1/workspaces/{ws}/stats', () => {
     ).toEqual(Object.fromEntries(views));
   });
 
+  it('over a segment, counts a session that began longer before the range than any other', async () => {
+    const [acme] = ORGS;
+    const visitor = randomUUID();
+    // Views every 20 minutes from 20:00 on 06-10 to 01:00 on 06-11, sent in two requests:
+    // the session is stored an hour long, then made five hours long.
+    const views = Array.from({ length: 16 }, (_, i) =>
+      pageview(PAGE(`long/${i}`), AT('2026-06-10', '20:00') + i * 20 * 60_000),
+    );
+    await send(acme.ip, visitor, views.slice(0, 4));
+    await send(acme.ip, visitor, views.slice(4));
+    const created = await api('POST', `/v1/workspaces/${ws}/segments`, {
+      name: 'Software, late',
+      filters: {
+        operator: 'AND',
+        conditions: [{ field: 'industry', comparison: 'equal', value: 'Software' }],
+      },
+    });
+    const answer = await stats(
+      `date_from=2026-06-11&date_to=2026-06-11&segmentUuid=${created.body.uuid}`,
+    );
+    expect(answer.status).toBe(200);
+    // The session is the day before's; its visitor and its views after midnight are this day's.
+    expect(visitorsPerDay(answer.body.data.days)).toEqual([[1, 1]]);
+    expect(answer.body.data.totals).toMatchObject({ sessions: 0, visitors: 1 });
+    expect(answer.body.data.top_pages).toEqual(
+      [12, 13, 14, 15].map((i) => ({ url: PAGE(`long/${i}`), pageviews: 1 })),
+    );
+  });
+
   it('follows a visitor identified later, a person forgotten and expired data', async () => {
     // The anonymous visitor says who they are: their earlier sessions become Initech's.
     await send(UNKNOWN_IP, anonymous, [
