@@ -1,25 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { connect, type Db } from '../../src/db/connect.js';
+import { expect, it } from 'vitest';
 import { migrate } from '../../src/db/migrate.js';
-import { createTestDatabase } from '../helpers/app.js';
+import { databaseOfItsOwn } from '../helpers/app.js';
 
 // 0033 rebuilds the keys of tables that already hold rows in a running service; this fills
 // them on the schema before it, migrates, and checks that every row and every relation is
 // still there, and that deletes still cascade as before.
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Db;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = connect(database.url, 1);
-});
-afterAll(async () => {
-  await db.close();
-  await database.drop();
-});
+const db = databaseOfItsOwn();
 
 const affected = [
   'webhook_deliveries',
@@ -36,14 +25,14 @@ async function counts(): Promise<Record<string, number>> {
   const result: Record<string, number> = {};
   for (const table of affected) {
     const { rows } = await sql<{ n: number }>`
-      SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(db.db);
+      SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(db().db);
     result[table] = rows[0]?.n ?? -1;
   }
   return result;
 }
 
 it('keeps every row and relation of the re-keyed tables, and their cascades', async () => {
-  const k = db.db;
+  const k = db().db;
   expect(await migrate(k, '0032_read_fences')).toContain('0032_read_fences');
   const user = randomUUID();
   const [one, two] = [randomUUID(), randomUUID()];

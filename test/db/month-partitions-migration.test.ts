@@ -1,25 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { connect, type Db } from '../../src/db/connect.js';
+import { expect, it } from 'vitest';
 import { migrate } from '../../src/db/migrate.js';
-import { createTestDatabase } from '../helpers/app.js';
+import { databaseOfItsOwn } from '../helpers/app.js';
 
 // 0034 moves the events and sessions of a running service into month partitions: this fills
 // them on the schema before it (with the rollups their triggers keep), migrates, and checks
 // that every row, every rollup and every trigger is as it was, each row in its month.
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Db;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = connect(database.url, 1);
-});
-afterAll(async () => {
-  await db.close();
-  await database.drop();
-});
+const db = databaseOfItsOwn();
 
 const ROLLUPS = [
   'stats_organisation_sources',
@@ -38,14 +27,14 @@ async function contents(tables: string[]): Promise<Record<string, string[]>> {
   const result: Record<string, string[]> = {};
   for (const table of tables) {
     const { rows } = await sql<{ row: string }>`
-      SELECT to_jsonb(t)::text AS row FROM ${sql.table(table)} t ORDER BY 1`.execute(db.db);
+      SELECT to_jsonb(t)::text AS row FROM ${sql.table(table)} t ORDER BY 1`.execute(db().db);
     result[table] = rows.map((r) => r.row);
   }
   return result;
 }
 
 it('keeps every event, session and rollup, each row in its month, and the triggers', async () => {
-  const k = db.db;
+  const k = db().db;
   expect(await migrate(k, '0033_distribution_keys')).toContain('0033_distribution_keys');
   const workspace = randomUUID();
   const organisation = randomUUID();

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createUser } from '../../src/auth/users.js';
 import { type Config, loadConfig } from '../../src/config.js';
@@ -31,6 +31,28 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
     },
+  };
+}
+
+/**
+ * A database of the test file's own, made before its tests (not migrated: tests of a
+ * migration take it up to where they start) and dropped after them; `db()` is its
+ * connection once they run.
+ */
+export function databaseOfItsOwn(): () => Db {
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+  let db: Db | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = connect(database.url, 1);
+  });
+  afterAll(async () => {
+    await db?.close();
+    await database?.drop();
+  });
+  return () => {
+    if (!db) throw new Error('the database is made before the tests');
+    return db;
   };
 }
 
