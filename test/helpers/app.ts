@@ -14,12 +14,20 @@ import { loadKeys } from '../../src/http/keys.js';
 import { Tokens } from '../../src/http/tokens.js';
 
 /** A database of its own for one test file, on the run's PostgreSQL server. */
-export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createTestDatabase({
+  migrated = false,
+} = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = inject('adminDatabaseUrl');
   const name = `footfall_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  // Migrated: a copy of the run's migrated database (test/global-setup.ts), not the
+  // migrations again; otherwise empty, for tests that migrate it themselves.
+  await admin.query(
+    migrated
+      ? `CREATE DATABASE ${name} TEMPLATE ${inject('migratedTemplate')}`
+      : `CREATE DATABASE ${name}`,
+  );
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -72,7 +80,7 @@ export async function startTestApp(
   settings: Record<string, string> = {},
   extra: Partial<AppDeps> = {},
 ): Promise<TestApp> {
-  const { url: databaseUrl, drop } = await createTestDatabase();
+  const { url: databaseUrl, drop } = await createTestDatabase({ migrated: true });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'footfall-test-data-'));
   const config: Config = loadConfig({
     LOG_LEVEL: 'silent',

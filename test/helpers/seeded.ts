@@ -28,7 +28,7 @@ export function workspaceDatabase(workspaceId: string, organisations: readonly s
   let database: Db | undefined;
   let drop = async () => {};
   beforeAll(async () => {
-    const created = await createTestDatabase();
+    const created = await createTestDatabase({ migrated: true });
     drop = created.drop;
     database = connect(created.url);
     await migrate(database.db);
