@@ -43,16 +43,16 @@ export async function createTestDatabase({
 }
 
 /**
- * A database of the test file's own, made before its tests (not migrated: tests of a
- * migration take it up to where they start) and dropped after them; `db()` is its
- * connection once they run.
+ * A database of the test file's own, made before its tests and dropped after them; `db()`
+ * is its connection once they run. Empty unless `migrated` (tests of a migration take it up
+ * to where they start); `connections` is its pool's size.
  */
-export function databaseOfItsOwn(): () => Db {
+export function databaseOfItsOwn({ migrated = false, connections = 1 } = {}): () => Db {
   let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
   let db: Db | undefined;
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = connect(database.url, 1);
+    database = await createTestDatabase({ migrated });
+    db = connect(database.url, connections);
   });
   afterAll(async () => {
     await db?.close();

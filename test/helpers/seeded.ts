@@ -1,8 +1,6 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll } from 'vitest';
-import { connect, type Db } from '../../src/db/connect.js';
-import { migrate } from '../../src/db/migrate.js';
-import { createTestDatabase } from './app.js';
+import { beforeAll } from 'vitest';
+import { databaseOfItsOwn } from './app.js';
 
 /**
  * A small deterministic generator (mulberry32) and a pick from a list, so that a test that
@@ -25,28 +23,17 @@ export function seeded(seed: number) {
  * file's tests. `database()` is the connection once the file's tests run.
  */
 export function workspaceDatabase(workspaceId: string, organisations: readonly string[]) {
-  let database: Db | undefined;
-  let drop = async () => {};
+  const database = databaseOfItsOwn({ migrated: true, connections: 10 });
   beforeAll(async () => {
-    const created = await createTestDatabase({ migrated: true });
-    drop = created.drop;
-    database = connect(created.url);
-    await migrate(database.db);
+    const { db } = database();
     await sql`
       INSERT INTO workspaces (id, name, url, usage_limit)
-      VALUES (${workspaceId}, 'Site', 'https://site.example', 1000)`.execute(database.db);
+      VALUES (${workspaceId}, 'Site', 'https://site.example', 1000)`.execute(db);
     for (const [i, id] of organisations.entries()) {
       await sql`
         INSERT INTO organisations (workspace_id, id, domain)
-        VALUES (${workspaceId}, ${id}, ${`org-${i}.example`})`.execute(database.db);
+        VALUES (${workspaceId}, ${id}, ${`org-${i}.example`})`.execute(db);
     }
   });
-  afterAll(async () => {
-    await database?.close();
-    await drop();
-  });
-  return () => {
-    if (!database) throw new Error('the database is made before the tests');
-    return database;
-  };
+  return database;
 }
