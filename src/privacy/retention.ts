@@ -38,23 +38,42 @@ export async function deleteExpired(
 ): Promise<Expired> {
   const cutoff = new Date(now.getTime() - days * DAY_MS).toISOString();
   const total: Expired = { sessions: 0, events: 0, deliveries: 0 };
+  const add = (done: Expired) => {
+    total.sessions += done.sessions;
+    total.events += done.events;
+    total.deliveries += done.deliveries;
+  };
   const tables = await deliveryTables(db);
   // A month whose last sessions ended after the limit, by less than two days, waits to be
   // dropped whole at the next day's run rather than be deleted row by row now.
-  let waiting = sql`false`;
+  let waiting = sql`true`;
   if (await hasMonthPartitions(db)) {
-    const dropped = await dropMonths(db, new Date(cutoff), tables);
-    total.sessions += dropped.sessions;
-    total.events += dropped.events;
-    total.deliveries += dropped.deliveries;
+    const dropped = await dropMonths(db, cutoff, tables, batch);
+    add(dropped);
     const month = dropped.waiting;
     const start = month ? new Date(`${month.month}T00:00:00Z`) : undefined;
     const end = start && Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1);
     if (month && end && Date.parse(cutoff) - end < 2 * DAY_MS) {
       const bounds = monthBounds(month);
-      waiting = sql`started_at >= ${bounds.start} AND started_at < ${bounds.end}`;
+      waiting = sql`NOT (started_at >= ${bounds.start} AND started_at < ${bounds.end})`;
     }
   }
+  add(await deleteRows(db, cutoff, tables, batch, waiting));
+  return total;
+}
+
+/**
+ * Deletes the sessions before `cutoff` that also meet `only`, a batch per transaction, with
+ * their events and deliveries, workspace by workspace.
+ */
+async function deleteRows(
+  db: Kysely<Database>,
+  cutoff: string,
+  tables: string[],
+  batch: number,
+  only: RawBuilder<unknown>,
+): Promise<Expired> {
+  const total: Expired = { sessions: 0, events: 0, deliveries: 0 };
   const workspaces = await db.selectFrom('workspaces').select('id').execute();
   for (const { id } of workspaces) {
     const removedBefore = total.sessions;
@@ -71,7 +90,7 @@ export async function deleteExpired(
           const { rows: locked } = await sql<{ id: string }>`
             SELECT id FROM sessions
             WHERE workspace_id = ${id} AND started_at < ${cutoff}::timestamptz
-              AND ended_at < ${cutoff}::timestamptz AND NOT (${waiting})
+              AND ended_at < ${cutoff}::timestamptz AND (${only})
             ORDER BY started_at LIMIT ${batch}
             -- Waits rather than skips: the webhook worker marks idle sessions for a moment,
             -- and a skipped session would outlive the limit by a day.
@@ -118,17 +137,35 @@ export async function deleteExpired(
  */
 async function dropMonths(
   db: Kysely<Database>,
-  cutoff: Date,
+  cutoff: string,
   tables: string[],
+  batch: number,
 ): Promise<Expired & { waiting?: Month }> {
   const total: Expired & { waiting?: Month } = { sessions: 0, events: 0, deliveries: 0 };
   await dropRetired(db);
-  for (const month of await monthsBefore(db, cutoff)) {
+  for (const month of await monthsBefore(db, new Date(cutoff))) {
+    // What is older than the month (rows of months without a partition, or of a month
+    // dropped before, that came after it was detached: in the default partition) goes
+    // first, row by row. Retiring a month takes it for the oldest there is: a later
+    // visitor-day whose previous day lay in it has none after it.
+    const older = await deleteRows(
+      db,
+      cutoff,
+      tables,
+      batch,
+      sql`started_at < ${monthBounds(month).start}`,
+    );
+    total.sessions += older.sessions;
+    total.events += older.events;
+    total.deliveries += older.deliveries;
     // A session still going at the limit keeps its month, and the months after it.
     // DETACH and DROP lock the tables the sessions refer to (for their foreign keys), which
     // a writer's batch may hold while it waits on the sessions: PostgreSQL breaks the cycle,
     // and the step is done again.
-    if (month.attached && !(await againIfTransient(() => detachMonth(db, month, cutoff)))) {
+    if (
+      month.attached &&
+      !(await againIfTransient(() => detachMonth(db, month, new Date(cutoff))))
+    ) {
       total.waiting = month;
       break;
     }
@@ -161,9 +198,9 @@ async function dropRetired(db: Kysely<Database>): Promise<void> {
  *   old timestamp, in the default partitions) are counted into them again;
  * - the month's sessions that went on into the next month leave theirs through the triggers
  *   (their later events) and the visitor rollup's own function (their later days);
- * - the visitor rollup loses the month's days; for visitors who came back later, their later
- *   days' counts are taken again without the month (a day's "previous day" may have been in
- *   it), as stats_apply_visitors does for a batch;
+ * - the visitor rollup loses the month's days; the month being the oldest there is, the
+ *   counts of later days whose previous day lay in it move to "no previous day" as they
+ *   stand, rather than be counted again visitor by visitor;
  * - organisation figures lose the month's ended sessions, and first and last seen are read
  *   again where a session of the month held them.
  */
@@ -211,19 +248,6 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     // what the rollups count of them is counted again after the month's days go.
     await run(sql`LOCK TABLE sessions_default, events_default IN SHARE MODE`);
     const staying = sql`FROM sessions WHERE started_at < ${end} AND ended_at >= ${start}`;
-    // Each subtraction (of table alias `t`) keeps the rows it took to zero in `count`, which
-    // the next statement deletes by their place (the same statement cannot change a row and
-    // delete it; and a delete that searched for `count <= 0` would be planned as if it found
-    // one row, and read every row of the table).
-    const emptied = async (table: string, subtract: RawBuilder<unknown>, count: string) => {
-      await run(sql`DROP TABLE IF EXISTS pg_temp.emptied`);
-      await run(sql`
-        CREATE TEMPORARY TABLE emptied ON COMMIT DROP AS
-        WITH changed AS (${subtract} RETURNING t.ctid AS at, ${sql.ref(`t.${count}`)} AS n)
-        SELECT at FROM changed WHERE n <= 0`);
-      await run(sql`
-        DELETE FROM ${sql.table(table)} WHERE ctid = ANY (ARRAY(SELECT at FROM emptied))`);
-    };
     // The month's keys, once.
     await keep(
       'retiring_visitors',
@@ -291,54 +315,42 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
               AND type = 'pageview' AND attributed IS NOT NULL GROUP BY 1, 2, 3) d
       HAVING count(*) > 0`);
 
-    // Visitors: the counts of the days after the month, before; the month's days go (those
-    // of what stays counted again); the counts of the month and after, again.
-    await keep(
-      'returning_visitors',
-      sql`
-        SELECT v.workspace_id, v.visitor_id FROM retiring_visitors v
-        WHERE EXISTS (SELECT 1 FROM stats_visitor_days t
-                      WHERE t.workspace_id = v.workspace_id AND t.visitor_id = v.visitor_id
-                        AND t.day >= ${next})
-        UNION SELECT workspace_id, visitor_id FROM staying_visitors`,
-    );
-    const countsFrom = (day: RawBuilder<unknown>) => sql`
-      SELECT workspace_id, day, identified, previous_day, count(*)::int AS n
-      FROM stats_visitor_contributions(
-        (SELECT array_agg(workspace_id) FROM returning_visitors),
-        (SELECT array_agg(visitor_id) FROM returning_visitors))
-      WHERE day >= ${day} GROUP BY 1, 2, 3, 4`;
-    await keep('counted_before', countsFrom(next));
+    // Visitors. The month's days go, of every visitor who had one. A visitor's later day
+    // whose previous day lay in the month now has none: the month is the oldest there is
+    // (months go oldest first), so its counts move to "no previous day" as they are, without
+    // reading any visitor's days again. Then what stays of the month (rows that came after
+    // the detach) is added back through stats_add_visitors, as the writer adds a session.
     await run(sql`
-      DELETE FROM stats_visitor_days t USING retiring_visitors v
+      DELETE FROM stats_visitor_days t
+      USING (SELECT workspace_id, visitor_id FROM retiring_visitors
+             UNION SELECT workspace_id, visitor_id FROM staying_visitors) v
       WHERE t.workspace_id = v.workspace_id AND t.visitor_id = v.visitor_id
         AND t.day >= ${first} AND t.day < ${next}`);
     await run(sql`
-      INSERT INTO stats_visitor_days AS t
-        (workspace_id, visitor_id, day, sessions, attributed_sessions)
-      SELECT s.workspace_id, s.visitor_id, day, count(*)::int, count(s.organisation_id)::int
-      FROM (SELECT * ${staying}) s
-      JOIN retiring_visitors v ON v.workspace_id = s.workspace_id AND v.visitor_id = s.visitor_id,
-        stats_session_days(s.started_at, s.ended_at) day
-      WHERE day >= ${first} AND day < ${next}
-      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-      ON CONFLICT (workspace_id, visitor_id, day) DO UPDATE
-        SET sessions = t.sessions + excluded.sessions,
-          attributed_sessions = t.attributed_sessions + excluded.attributed_sessions`);
-    await run(sql`
       DELETE FROM stats_visitor_counts WHERE workspace_id IN ${workspaces} AND ${inMonth}`);
-    await emptied(
-      'stats_visitor_counts',
-      sql`INSERT INTO stats_visitor_counts AS t
-          (workspace_id, day, identified, previous_day, visitors)
-        SELECT workspace_id, day, identified, previous_day, sum(n)
-        FROM (SELECT workspace_id, day, identified, previous_day, -n AS n FROM counted_before
-              UNION ALL ${countsFrom(first)}) c
-        GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 ORDER BY 1, 2, 3, 4
-        ON CONFLICT (workspace_id, day, identified, previous_day) DO UPDATE
-          SET visitors = t.visitors + excluded.visitors`,
-      'visitors',
+    await keep(
+      'previous_in_month',
+      sql`
+        SELECT ctid AS at, workspace_id, day, identified, visitors FROM stats_visitor_counts
+        WHERE previous_day < ${next}`,
     );
+    await run(sql`
+      DELETE FROM stats_visitor_counts WHERE ctid = ANY (ARRAY(SELECT at FROM previous_in_month))`);
+    await run(sql`
+      INSERT INTO stats_visitor_counts AS t
+        (workspace_id, day, identified, previous_day, visitors)
+      SELECT workspace_id, day, identified, NULL, sum(visitors)
+      FROM previous_in_month GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+      ON CONFLICT (workspace_id, day, identified, previous_day) DO UPDATE
+        SET visitors = t.visitors + excluded.visitors`);
+    await run(sql`
+      SELECT stats_add_visitors(array_agg(workspace_id), array_agg(visitor_id), array_agg(day),
+        array_agg(sessions), array_agg(attributed))
+      FROM (SELECT workspace_id, visitor_id, day, count(*)::int AS sessions,
+              count(organisation_id)::int AS attributed
+            FROM (SELECT * ${staying}) s, stats_session_days(s.started_at, s.ended_at) day
+            WHERE day >= ${first} AND day < ${next} GROUP BY 1, 2, 3) d
+      HAVING count(*) > 0`);
 
     // Organisation figures, by the month's ended sessions. A row the month takes to nothing
     // goes in one write; only the rest are updated (most of a month's visitors came in it

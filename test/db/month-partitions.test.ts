@@ -213,4 +213,41 @@ describe('month partitions of events and sessions', () => {
         + (SELECT count(*) FROM events WHERE workspace_id = ${w.id}) AS n`.execute(db);
     expect(Number(rows[0]?.n)).toBe(0);
   });
+
+  it('count a visitor who came back after the month retention drops as new, once', async () => {
+    await sql`SELECT create_month_partitions(t, '2026-06-01', '2026-07-01')
+      FROM unnest(ARRAY['sessions', 'events']) t`.execute(db);
+    const at = (day: string) => Date.parse(`2026-${day}T12:00:00Z`);
+    const w = await workspace();
+    const send = collector(t.url);
+    const [back, once] = [randomUUID(), randomUUID()];
+    for (const [visitor, day] of [
+      [back, '06-20'],
+      [back, '07-03'],
+      [back, '07-05'],
+      [once, '07-03'],
+    ] as const) {
+      await send(visit(w.script, [pageview(`${SITE}/${day}`, at(day))], { visitor }));
+    }
+    const stats = async (from: string) => {
+      const answer = await api(
+        'GET',
+        `/v1/workspaces/${w.id}/stats?date_from=2026-${from}&date_to=2026-07-31`,
+      );
+      expect(answer.status).toBe(200);
+      const { days, totals } = answer.body.data;
+      const visitors = (day: string) =>
+        days.find((d: { date: string }) => d.date === `2026-${day}`)?.visitors;
+      return { totals: totals.visitors, july: [visitors('07-03'), visitors('07-05')] };
+    };
+    expect(await stats('06-01')).toEqual({ totals: 2, july: [2, 1] });
+    // June goes whole (and every older month with it); July stays.
+    await deleteExpired(db, 1, new Date(at('07-02')));
+    expect(await attached('%2026_06')).toEqual([]);
+    // The visitor's first day left is their first: in a range from the dropped month on, and
+    // from the day itself.
+    expect(await stats('06-01')).toEqual({ totals: 2, july: [2, 1] });
+    expect(await stats('07-01')).toEqual({ totals: 2, july: [2, 1] });
+    expect(await stats('07-04')).toMatchObject({ totals: 1 });
+  });
 });
