@@ -399,12 +399,26 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
       'city',
       'country',
     ]);
+    // An organisation's first session now: in the earliest month that holds one, read month
+    // by month (COALESCE stops at the first that answers: most organisations came back the
+    // next month), and in the default partition. Through the parent, each of the year's
+    // months was read for each organisation: the default partition keeps PostgreSQL from
+    // reading them in order and stopping at the first.
+    const { rows: months } = await sql<{ name: string }>`
+      SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+      WHERE i.inhparent = 'sessions'::regclass AND c.relname ~ '^sessions_[0-9]{4}_[0-9]{2}$'
+      ORDER BY c.relname`.execute(trx);
+    const earliestIn = (table: string) => sql`
+      (SELECT min(s.started_at) FROM ${sql.table(table)} s
+       WHERE s.workspace_id = f.workspace_id AND s.organisation_id = f.organisation_id
+         AND s.ended_notified)`;
+    const earliest = months.length
+      ? sql`least(${earliestIn('sessions_default')},
+          coalesce(${sql.join(months.map(({ name }) => earliestIn(name)))}))`
+      : earliestIn('sessions');
     await run(sql`
       UPDATE organisation_figures f SET
-        first_seen = CASE WHEN g.first_seen <= f.first_seen
-          THEN (SELECT min(s.started_at) FROM sessions s
-                WHERE s.workspace_id = f.workspace_id AND s.organisation_id = f.organisation_id
-                  AND s.ended_notified)
+        first_seen = CASE WHEN g.first_seen <= f.first_seen THEN ${earliest}
           ELSE f.first_seen END,
         last_seen = CASE WHEN g.last_seen >= f.last_seen
           THEN (SELECT max(s.ended_at) FROM sessions s

@@ -212,15 +212,21 @@ it('reads first and last seen again when retention drops the month that held the
   const session = (organisation: string, start: Date, ended: boolean) =>
     sql`(${ws}, ${randomUUID()}, ${pick(visitors)}, ${organisation}, ${start.toISOString()}::timestamptz,
       ${new Date(+start + 20 * 60_000).toISOString()}::timestamptz, 2, 'Berlin', 'DE', ${ended})`;
-  // Each first seen in January. Later: `early` in February, ended, at several times (its
-  // first ended session there is its new first seen); `late` in February only in sessions
-  // not ended yet, then in March (its first seen is read from all its sessions); `gone` in
-  // February only in a session not ended yet (its kept figures go whole).
+  // Each first seen in January. Later: `early` in February, ended, at several times, and in
+  // March (its first ended session in February is its new first seen); `late` in February
+  // only in sessions not ended yet, then in March (its first seen is read from all its
+  // sessions); `gone` in February only in a session not ended yet (its kept figures go
+  // whole); `wanderer` next in April, a month without a partition (the default one holds it).
+  const wanderer = randomUUID();
+  await sql`INSERT INTO organisations (workspace_id, id, domain)
+    VALUES (${ws}, ${wanderer}, 'wanderer.example')`.execute(db);
+  organisations.push(wanderer);
   await sql`
     INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
       pageviews, city, country, ended_notified)
     VALUES ${sql.join([
-      ...[early, late, gone].map((id) => session(id, at('2026-01-10', 9), true)),
+      ...[early, late, gone, wanderer].map((id) => session(id, at('2026-01-10', 9), true)),
+      session(early, at('2026-03-04', 10), true),
       session(early, at('2026-02-24', 15), true),
       session(early, at('2026-02-22', 11), true),
       session(early, at('2026-02-26', 8), true),
@@ -228,6 +234,7 @@ it('reads first and last seen again when retention drops the month that held the
       session(late, at('2026-03-02', 14), true),
       session(late, at('2026-03-05', 9), true),
       session(gone, at('2026-02-25', 12), false),
+      session(wanderer, at('2026-04-10', 16), true),
     ])}`.execute(db);
   // The day after the limit passed January's end by more than a day: January goes whole.
   const expired = await deleteExpired(db, 1, new Date('2026-02-03T12:00:00Z'));
@@ -240,7 +247,8 @@ it('reads first and last seen again when retention drops the month that held the
   // No longer January's, nor February's latest.
   expect(want[early]?.first_seen).toMatch(/^2026-02-(0[3-9]|1|2[0-2])/);
   const now = await shown();
-  for (const id of [early, late, gone]) expect(now[id], id).toEqual(want[id]);
+  expect(want[wanderer]?.first_seen).toMatch(/^2026-04-10/);
+  for (const id of [early, late, gone, wanderer]) expect(now[id], id).toEqual(want[id]);
   // What is kept for `late`, no longer hidden by its earlier session not ended yet.
   await sql`DELETE FROM sessions WHERE workspace_id = ${ws} AND organisation_id = ${late}
     AND NOT ended_notified`.execute(db);
