@@ -116,39 +116,45 @@ export async function seedWorkspace(
       now() - make_interval(days => ${days + 90})
     FROM generate_series(1, ${ORGANISATIONS}) i`.execute(db);
   const organised = performance.now();
-  // Every tenth session unattributed; a few organisations visit often, most rarely.
-  await sql`
-    INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
-      source, country, city, browser, device_type, pageviews, ended_notified)
-    SELECT ${ws}, gen_random_uuid(), gen_random_uuid(),
-      CASE WHEN i % 10 = 0 THEN NULL ELSE o.id END, t.at,
-      t.at + make_interval(secs => (hashint4(i * 3) & 2147483647) % 1800),
-      (ARRAY['direct','google.com','linkedin.com','bing.com','newsletter','twitter.com',
-        'facebook.com','duckduckgo.com','g2.com','capterra.com','reddit.com','youtube.com',
-        'github.com','producthunt.com','ycombinator.com','partner-a.com','partner-b.com',
-        'webinar','ads','yahoo.com'])[1 + floor(20 * power(${u(sql`i * 11`)}, 3))::int],
-      'DE', 'Berlin', 'Chrome', 'desktop',
-      1 + floor(-ln(1 - ${u(sql`i * 13`)}) * 2.6)::int, true
-    FROM generate_series(1, ${SESSIONS}) i
-    CROSS JOIN LATERAL (SELECT date_trunc('day', now()) - make_interval(days => ${days - 1})
-      + make_interval(secs => (hashint4(i * 7) & 2147483647) % (${days} * 86400)) AS at) t
-    JOIN (SELECT id, row_number() OVER (ORDER BY id) AS n FROM organisations
-          WHERE workspace_id = ${ws}) o
-      ON o.n = 1 + floor(${ORGANISATIONS} * power(${u(sql`i`)}, 2))::int`.execute(db);
-  const sessioned = performance.now();
   const paths = Object.entries(SITE_PAGES);
   const pageUrl =
     pages === 'site'
       ? sql`coalesce((${paths.map(([, path]) => path)}::text[])[array_position(${paths.map(([k]) => Number(k))}::int[], p.k)],
           CASE WHEN p.k % 2 = 0 THEN '/docs/page-' ELSE '/blog/post-' END || p.k)`
       : sql`'/' || CASE WHEN p.k = 0 THEN '' ELSE 'page-' || p.k END`;
+  // Every tenth session unattributed; a few organisations visit often, most rarely. Each
+  // session's page views are on its row as the writer keeps them (migration 0041), every 30
+  // seconds from its start, which its end is no earlier than.
+  await sql`
+    INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
+      source, country, city, browser, device_type, pageviews, pages, ended_notified)
+    SELECT ${ws}, g.id, gen_random_uuid(),
+      CASE WHEN i % 10 = 0 THEN NULL ELSE o.id END, t.at,
+      t.at + make_interval(secs => greatest((hashint4(i * 3) & 2147483647) % 1800, g.views * 30)),
+      (ARRAY['direct','google.com','linkedin.com','bing.com','newsletter','twitter.com',
+        'facebook.com','duckduckgo.com','g2.com','capterra.com','reddit.com','youtube.com',
+        'github.com','producthunt.com','ycombinator.com','partner-a.com','partner-b.com',
+        'webinar','ads','yahoo.com'])[1 + floor(20 * power(${u(sql`i * 11`)}, 3))::int],
+      'DE', 'Berlin', 'Chrome', 'desktop', g.views,
+      ARRAY(SELECT 'https://bench.example' || ${pageUrl}
+            FROM generate_series(1, g.views) v
+            CROSS JOIN LATERAL (SELECT floor(500 * power(${u(sql`hashtext(g.id::text) + v`)}, 3))::int AS k) p
+            ORDER BY v),
+      true
+    FROM generate_series(1, ${SESSIONS}) i
+    CROSS JOIN LATERAL (SELECT gen_random_uuid() AS id,
+      1 + floor(-ln(1 - ${u(sql`i * 13`)}) * 2.6)::int AS views) g
+    CROSS JOIN LATERAL (SELECT date_trunc('day', now()) - make_interval(days => ${days - 1})
+      + make_interval(secs => (hashint4(i * 7) & 2147483647) % (${days} * 86400)) AS at) t
+    JOIN (SELECT id, row_number() OVER (ORDER BY id) AS n FROM organisations
+          WHERE workspace_id = ${ws}) o
+      ON o.n = 1 + floor(${ORGANISATIONS} * power(${u(sql`i`)}, 2))::int`.execute(db);
+  const sessioned = performance.now();
   await sql`
     INSERT INTO events (workspace_id, session_id, type, ts, url, attributed)
-    SELECT s.workspace_id, s.id, 'pageview', s.started_at + make_interval(secs => v * 30),
-      'https://bench.example' || ${pageUrl},
+    SELECT s.workspace_id, s.id, 'pageview', s.started_at + make_interval(secs => v * 30), p.url,
       s.organisation_id IS NOT NULL
-    FROM sessions s CROSS JOIN LATERAL generate_series(1, s.pageviews) v
-    CROSS JOIN LATERAL (SELECT floor(500 * power(${u(sql`hashtext(s.id::text) + v`)}, 3))::int AS k) p
+    FROM sessions s CROSS JOIN LATERAL unnest(s.pages) WITH ORDINALITY AS p(url, v)
     WHERE s.workspace_id = ${ws}`.execute(db);
   const times = {
     organisations: organised - seeding,

@@ -39,6 +39,7 @@ import * as inboxWithoutReceivedIndex from './migrations/0037_inbox_without_rece
 import * as scriptAdvisoryLocks from './migrations/0038_script_advisory_locks.js';
 import * as monthRollups from './migrations/0039_month_rollups.js';
 import * as sessionLengths from './migrations/0040_session_lengths.js';
+import * as sessionPages from './migrations/0041_session_pages.js';
 import { ensureMonthPartitions, hasMonthPartitions } from './partitions.js';
 import type { Database } from './schema.js';
 
@@ -84,6 +85,7 @@ const migrations: Record<string, Migration> = {
   '0038_script_advisory_locks': scriptAdvisoryLocks,
   '0039_month_rollups': monthRollups,
   '0040_session_lengths': sessionLengths,
+  '0041_session_pages': sessionPages,
 };
 
 /**

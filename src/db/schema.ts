@@ -328,6 +328,8 @@ export interface SessionTable {
   source: Generated<string>;
   ended_notified: Generated<boolean>;
   pageviews: Generated<number>;
+  /** Its page views' URLs, or NULL when they are not all kept here (migration 0041). */
+  pages: Generated<string[] | null>;
 }
 
 export interface EventTable {

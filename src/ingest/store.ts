@@ -11,6 +11,12 @@ import { type SessionState, sessionize, type VisitEvent } from './sessionizer.js
 type Connection = Kysely<Database>;
 
 /**
+ * The most page views a session's row keeps the URLs of (migration 0041): every write of a
+ * session rewrites its row, so a longer session's are read from its events instead.
+ */
+export const SESSION_PAGES_KEPT = 100;
+
+/**
  * Puts a group's events into sessions and writes both, inside the caller's transaction:
  * each visitor's lock is taken (so concurrent writers cannot split one visit into two
  * sessions), the visitors' latest sessions are read, and sessions are upserted and events
@@ -84,7 +90,7 @@ export function visitorLocks(visitors: string[]): string {
  */
 async function latestSessions(trx: Connection, visitors: string[]) {
   const split = visitors.map((key) => key.split(' ') as [string, string]);
-  const { rows } = await sql<Omit<Selectable<SessionTable>, 'ended_notified'>>`${PREPARED}
+  const { rows } = await sql<Omit<Selectable<SessionTable>, 'ended_notified' | 'pages'>>`${PREPARED}
     SELECT DISTINCT ON (s.workspace_id, s.visitor_id) s.workspace_id, s.visitor_id, s.id,
       s.started_at, s.ended_at, s.organisation_id, s.referrer, s.referrer_at, s.source,
       s.country, s.state, s.city, s.latitude, s.longitude, s.browser, s.device_type, s.pageviews
@@ -137,11 +143,25 @@ async function writeSessionsAndEvents(
   const added = sessions.filter((session) => !known.has(session.id));
   const changed = sessions.filter((session) => known.has(session.id));
   const column = <T>(pick: (s: SessionState) => T) => added.map(pick);
+  // The batch's page views of each session, which its row keeps too (migration 0041): a new
+  // session's, unless there are more than a row keeps; a stored one's, added to what it has.
+  const viewed = new Map<string, string[]>();
+  for (const { item, sessionId } of rows) {
+    if (item.event.type !== 'pageview') continue;
+    const urls = viewed.get(sessionId);
+    if (urls) urls.push(item.event.url);
+    else viewed.set(sessionId, [item.event.url]);
+  }
+  const pagesOf = (session: SessionState) => JSON.stringify(viewed.get(session.id) ?? []);
   const upsertSessions = sql`
     INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
       referrer, referrer_at, country, state, city, latitude, longitude, browser, device_type,
-      pageviews, source)
-    SELECT * FROM unnest(
+      pageviews, source, pages)
+    SELECT workspace_id, id, visitor_id, organisation_id, started_at, ended_at, referrer,
+      referrer_at, country, state, city, latitude, longitude, browser, device_type, pageviews,
+      source, CASE WHEN jsonb_array_length(pages) <= ${SESSION_PAGES_KEPT}
+        THEN ARRAY(SELECT jsonb_array_elements_text(pages)) END
+    FROM unnest(
       ${column((s) => s.workspaceId)}::uuid[], ${column((s) => s.id)}::uuid[],
       ${column((s) => s.visitorId)}::uuid[], ${column((s) => s.organisationId)}::uuid[],
       ${column((s) => s.startedAt.toISOString())}::timestamptz[],
@@ -153,7 +173,11 @@ async function writeSessionsAndEvents(
       ${column((s) => s.location.latitude)}::float8[],
       ${column((s) => s.location.longitude)}::float8[],
       ${column((s) => s.browser)}::text[], ${column((s) => s.deviceType)}::text[],
-      ${column((s) => s.pageviews)}::int[], ${column((s) => s.source)}::text[])),
+      ${column((s) => s.pageviews)}::int[], ${column((s) => s.source)}::text[],
+      ${column(pagesOf)}::jsonb[])
+      AS n(workspace_id, id, visitor_id, organisation_id, started_at, ended_at, referrer,
+           referrer_at, country, state, city, latitude, longitude, browser, device_type,
+           pageviews, source, pages)),
     updated AS (
     -- The visitor's lock is held and its latest session was read under it, so the state
     -- computed here is the whole truth about the session.
@@ -164,7 +188,9 @@ async function writeSessionsAndEvents(
       referrer = u.referrer,
       referrer_at = u.referrer_at,
       source = u.source,
-      pageviews = u.pageviews
+      pageviews = u.pageviews,
+      pages = CASE WHEN cardinality(s.pages) + jsonb_array_length(u.pages) <= ${SESSION_PAGES_KEPT}
+        THEN s.pages || ARRAY(SELECT jsonb_array_elements_text(u.pages)) END
     FROM unnest(
       ${changed.map((s) => s.workspaceId)}::uuid[], ${changed.map((s) => s.id)}::uuid[],
       ${changed.map((s) => (known.get(s.id) as Date).toISOString())}::timestamptz[],
@@ -173,9 +199,10 @@ async function writeSessionsAndEvents(
       ${changed.map((s) => s.organisationId)}::uuid[],
       ${changed.map((s) => s.referrer)}::text[],
       ${changed.map((s) => s.referrerAt?.toISOString() ?? null)}::timestamptz[],
-      ${changed.map((s) => s.source)}::text[], ${changed.map((s) => s.pageviews)}::int[])
+      ${changed.map((s) => s.source)}::text[], ${changed.map((s) => s.pageviews)}::int[],
+      ${changed.map(pagesOf)}::jsonb[])
       AS u(workspace_id, id, stored_start, started_at, ended_at, organisation_id, referrer,
-           referrer_at, source, pageviews)
+           referrer_at, source, pageviews, pages)
     WHERE s.workspace_id = u.workspace_id AND s.id = u.id AND s.started_at = u.stored_start
     RETURNING 1`;
   // Each event carries its session's attribution as this statement leaves it (the stats

@@ -109,10 +109,21 @@ async function forgetOnce(
         AND visitor_id = ANY(${visitors}::uuid[])
       RETURNING id`.execute(trx);
     const sessionIds = sessions.map((row) => row.id);
-    const events = await sql`
-      DELETE FROM events WHERE workspace_id = ${workspaceId}
-        AND (session_id = ANY(${sessionIds}::uuid[])
-             OR url ILIKE ANY(${byEmail}::text[]) OR data::text ILIKE ANY(${byEmail}::text[]))`.execute(
+    // A session that stays but loses a page view no longer holds all its views' URLs
+    // (migration 0041): readers count its views from what is left of its events.
+    const { rows: removed } = await sql<{ events: number }>`
+      WITH gone AS (
+        DELETE FROM events WHERE workspace_id = ${workspaceId}
+          AND (session_id = ANY(${sessionIds}::uuid[])
+               OR url ILIKE ANY(${byEmail}::text[]) OR data::text ILIKE ANY(${byEmail}::text[]))
+        RETURNING session_id, type
+      ), unkept AS (
+        UPDATE sessions s SET pages = NULL
+        WHERE s.workspace_id = ${workspaceId} AND s.pages IS NOT NULL
+          AND s.id IN (SELECT session_id FROM gone WHERE type = 'pageview')
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM gone)::int AS events, (SELECT count(*) FROM unkept)`.execute(
       trx,
     );
     await sql`
@@ -153,7 +164,7 @@ async function forgetOnce(
       visitors,
       contacts: affectedRows(contacts),
       sessions: sessionIds.length,
-      events: affectedRows(events),
+      events: removed[0]?.events ?? 0,
       deliveries,
       custom_field_values: affectedRows(values),
       contact_traits: affectedRows(traits),

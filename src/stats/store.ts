@@ -208,6 +208,7 @@ function segmentParts(workspaceId: string, segmentId: string, range: DayRange) {
     WHERE r.workspace_id = ${workspaceId} AND ${daysOf('r.day', range)}`;
   const from = sql`${range.first}::date::timestamp AT TIME ZONE 'UTC'`;
   const to = sql`(${range.last}::date + 1)::timestamp AT TIME ZONE 'UTC'`;
+  const whole = sql`(s.pages IS NOT NULL AND s.started_at >= ${from} AND s.ended_at < ${to})`;
   return {
     days: sql<DayRow>`
       SELECT r.day::text AS day, sum(r.sessions)::int AS sessions,
@@ -217,16 +218,22 @@ function segmentParts(workspaceId: string, segmentId: string, range: DayRange) {
     // sessions: the visitor counts are kept for the workspace, not per organisation.
     visitors: visitorsOf(segmentVisitors(workspaceId, segmentId, range)),
     // Per organisation there is no rollup of pages (it would be nearly as large as the
-    // events); the views of the segment's sessions that overlap the range are counted.
+    // events); the views of the segment's sessions that overlap the range are counted: of a
+    // session wholly inside the range, from the URLs its row keeps (migration 0041); of the
+    // others (across an end of the range, or whose URLs are not all kept), from its events.
     pages: sql<PageRow>`
-      SELECT e.url, count(*)::int8 AS pageviews
+      SELECT p.url, count(*)::int8 AS pageviews
       FROM segment_members m
       JOIN sessions s ON s.workspace_id = m.workspace_id AND s.organisation_id = m.organisation_id
         AND ${overlapping(workspaceId, from, to)}
-      JOIN events e ON e.workspace_id = s.workspace_id AND e.session_id = s.id
-        AND ${withinSession} AND e.type = 'pageview' AND e.ts >= ${from} AND e.ts < ${to}
+      CROSS JOIN LATERAL (
+        SELECT url FROM unnest(s.pages) url WHERE ${whole}
+        UNION ALL
+        SELECT e.url FROM events e
+        WHERE NOT ${whole} AND e.workspace_id = s.workspace_id AND e.session_id = s.id
+          AND ${withinSession} AND e.type = 'pageview' AND e.ts >= ${from} AND e.ts < ${to}) p
       WHERE m.workspace_id = ${workspaceId} AND m.segment_id = ${segmentId}
-      GROUP BY e.url ORDER BY 2 DESC, e.url COLLATE "C" LIMIT ${TOP}`,
+      GROUP BY p.url ORDER BY 2 DESC, p.url COLLATE "C" LIMIT ${TOP}`,
     sources: sql<SourceRow>`
       SELECT r.source, sum(r.sessions)::int8 AS sessions
       FROM ${rows} GROUP BY r.source ORDER BY 2 DESC, r.source COLLATE "C" LIMIT ${TOP}`,
