@@ -121,11 +121,8 @@ async function forgetOnce(
         UPDATE sessions s SET pages = NULL
         WHERE s.workspace_id = ${workspaceId} AND s.pages IS NOT NULL
           AND s.id IN (SELECT session_id FROM gone WHERE type = 'pageview')
-        RETURNING 1
       )
-      SELECT (SELECT count(*) FROM gone)::int AS events, (SELECT count(*) FROM unkept)`.execute(
-      trx,
-    );
+      SELECT count(*)::int AS events FROM gone`.execute(trx);
     await sql`
       UPDATE sessions SET referrer = '' WHERE workspace_id = ${workspaceId}
         AND referrer ILIKE ANY(${byEmail}::text[])`.execute(trx);

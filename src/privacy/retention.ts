@@ -38,11 +38,7 @@ export async function deleteExpired(
 ): Promise<Expired> {
   const cutoff = new Date(now.getTime() - days * DAY_MS).toISOString();
   const total: Expired = { sessions: 0, events: 0, deliveries: 0 };
-  const add = (done: Expired) => {
-    total.sessions += done.sessions;
-    total.events += done.events;
-    total.deliveries += done.deliveries;
-  };
+  const add = (done: Expired) => addExpired(total, done);
   const tables = await deliveryTables(db);
   // A month whose last sessions ended after the limit, by less than two days, waits to be
   // dropped whole at the next day's run rather than be deleted row by row now.
@@ -60,6 +56,12 @@ export async function deleteExpired(
   }
   add(await deleteRows(db, cutoff, tables, batch, waiting));
   return total;
+}
+
+function addExpired(total: Expired, done: Expired): void {
+  total.sessions += done.sessions;
+  total.events += done.events;
+  total.deliveries += done.deliveries;
 }
 
 /**
@@ -115,9 +117,7 @@ async function deleteRows(
         }),
       );
       const done = rows[0] ?? { sessions: 0, events: 0, deliveries: 0 };
-      total.sessions += done.sessions;
-      total.events += done.events;
-      total.deliveries += done.deliveries;
+      addExpired(total, done);
       if (done.sessions < batch) break;
     }
     // Its organisations lost sessions: the segment worker computes its segments again.
@@ -148,16 +148,10 @@ async function dropMonths(
     // dropped before, that came after it was detached: in the default partition) goes
     // first, row by row. Retiring a month takes it for the oldest there is: a later
     // visitor-day whose previous day lay in it has none after it.
-    const older = await deleteRows(
-      db,
-      cutoff,
-      tables,
-      batch,
-      sql`started_at < ${monthBounds(month).start}`,
+    addExpired(
+      total,
+      await deleteRows(db, cutoff, tables, batch, sql`started_at < ${monthBounds(month).start}`),
     );
-    total.sessions += older.sessions;
-    total.events += older.events;
-    total.deliveries += older.deliveries;
     // A session still going at the limit keeps its month, and the months after it.
     // DETACH and DROP lock the tables the sessions refer to (for their foreign keys), which
     // a writer's batch may hold while it waits on the sessions: PostgreSQL breaks the cycle,
@@ -169,10 +163,7 @@ async function dropMonths(
       total.waiting = month;
       break;
     }
-    const retired = await againIfTransient(() => retireMonth(db, month, tables));
-    total.sessions += retired.sessions;
-    total.events += retired.events;
-    total.deliveries += retired.deliveries;
+    addExpired(total, await againIfTransient(() => retireMonth(db, month, tables)));
     await dropRetired(db);
   }
   return total;
