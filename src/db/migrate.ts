@@ -40,6 +40,7 @@ import * as scriptAdvisoryLocks from './migrations/0038_script_advisory_locks.js
 import * as monthRollups from './migrations/0039_month_rollups.js';
 import * as sessionLengths from './migrations/0040_session_lengths.js';
 import * as sessionPages from './migrations/0041_session_pages.js';
+import * as visitorsFromSessions from './migrations/0042_visitors_from_sessions.js';
 import { ensureMonthPartitions, hasMonthPartitions } from './partitions.js';
 import type { Database } from './schema.js';
 
@@ -86,6 +87,7 @@ const migrations: Record<string, Migration> = {
   '0039_month_rollups': monthRollups,
   '0040_session_lengths': sessionLengths,
   '0041_session_pages': sessionPages,
+  '0042_visitors_from_sessions': visitorsFromSessions,
 };
 
 /**

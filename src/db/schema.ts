@@ -44,7 +44,6 @@ export interface Database {
   ingest_inbox: IngestInboxTable;
   ingest_quarantine: IngestQuarantineTable;
   ingest_event_ids: IngestEventIdTable;
-  organisation_visitors: OrganisationVisitorTable;
   organisation_locations: OrganisationLocationTable;
   stats_organisation_sources: StatsOrganisationSourceTable;
   stats_source_days: StatsSourceDayTable;
@@ -607,13 +606,6 @@ export interface OrganisationFiguresTable {
   micros: string;
   first_seen: Date | null;
   last_seen: Date | null;
-}
-
-export interface OrganisationVisitorTable {
-  workspace_id: string;
-  organisation_id: string;
-  visitor_id: string;
-  sessions: number;
 }
 
 export interface OrganisationLocationTable {

@@ -372,13 +372,6 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
       'micros',
     ]);
     await keep(
-      'retiring_visits',
-      sql`
-        SELECT workspace_id, organisation_id, visitor_id, count(*)::int AS sessions
-        FROM ${sessions} WHERE ended_notified AND organisation_id IS NOT NULL GROUP BY 1, 2, 3`,
-    );
-    await subtract('organisation_visitors', 'retiring_visits', [...organisation, 'visitor_id']);
-    await keep(
       'retiring_places',
       sql`
         SELECT workspace_id, organisation_id, city, country, count(*)::int AS sessions

@@ -32,17 +32,15 @@ export function organisationTotals(
 /**
  * Its unique visitors and places ("City|CC", sorted), over the same sessions, as columns
  * `visitors` and `locations` for a query whose `t.organisation_id` names the organisation.
+ * Visitors are counted from its sessions, ended or not, read from the index by organisation
+ * alone (migration 0042).
  */
 export function visitorsAndPlaces(workspaceId: string): RawBuilder<unknown> {
   const live = sql`sessions s WHERE s.workspace_id = ${workspaceId}
     AND s.organisation_id = t.organisation_id AND NOT s.ended_notified`;
   return sql`
-    (SELECT count(*) FROM organisation_visitors v
-     WHERE v.workspace_id = ${workspaceId} AND v.organisation_id = t.organisation_id)
-    + (SELECT count(DISTINCT s.visitor_id) FROM ${live}
-       AND NOT EXISTS (SELECT 1 FROM organisation_visitors v
-         WHERE v.workspace_id = s.workspace_id AND v.organisation_id = s.organisation_id
-           AND v.visitor_id = s.visitor_id)) AS visitors,
+    (SELECT count(DISTINCT s.visitor_id) FROM sessions s
+     WHERE s.workspace_id = ${workspaceId} AND s.organisation_id = t.organisation_id) AS visitors,
     (SELECT array_agg(DISTINCT place ORDER BY place) FROM (
        SELECT l.city || '|' || l.country AS place FROM organisation_locations l
        WHERE l.workspace_id = ${workspaceId} AND l.organisation_id = t.organisation_id

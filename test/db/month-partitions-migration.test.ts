@@ -18,7 +18,6 @@ const ROLLUPS = [
   'stats_visitor_days',
   'stats_visitor_counts',
   'organisation_figures',
-  'organisation_visitors',
   'organisation_locations',
 ];
 

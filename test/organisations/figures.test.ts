@@ -194,7 +194,6 @@ it('takes a deleted organisation out, and lets its sessions count for none', asy
   );
   const { rows } = await sql<{ n: number }>`
     SELECT (SELECT count(*) FROM organisation_figures WHERE organisation_id = ${gone})
-      + (SELECT count(*) FROM organisation_visitors WHERE organisation_id = ${gone})
       + (SELECT count(*) FROM organisation_locations WHERE organisation_id = ${gone}) AS n`.execute(
     database().db,
   );

@@ -157,12 +157,6 @@ const ROLLUPS: Record<string, { kept: string; counted: string }> = {
         sum(session_micros(started_at, ended_at))::bigint, min(started_at), max(ended_at)
       ${ended} GROUP BY 1, 2`,
   },
-  organisation_visitors: {
-    kept: `SELECT workspace_id, organisation_id, visitor_id, sessions::bigint
-      FROM organisation_visitors WHERE ${LIVE}`,
-    counted: `SELECT workspace_id, organisation_id, visitor_id, count(*)::bigint
-      ${ended} GROUP BY 1, 2, 3`,
-  },
   organisation_locations: {
     kept: `SELECT workspace_id, organisation_id, city, country, sessions::bigint
       FROM organisation_locations WHERE ${LIVE}`,
