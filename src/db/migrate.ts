@@ -41,6 +41,7 @@ import * as monthRollups from './migrations/0039_month_rollups.js';
 import * as sessionLengths from './migrations/0040_session_lengths.js';
 import * as sessionPages from './migrations/0041_session_pages.js';
 import * as visitorsFromSessions from './migrations/0042_visitors_from_sessions.js';
+import * as firstSeenFromItsMonth from './migrations/0043_first_seen_from_its_month.js';
 import { ensureMonthPartitions, hasMonthPartitions } from './partitions.js';
 import type { Database } from './schema.js';
 
@@ -88,6 +89,7 @@ const migrations: Record<string, Migration> = {
   '0040_session_lengths': sessionLengths,
   '0041_session_pages': sessionPages,
   '0042_visitors_from_sessions': visitorsFromSessions,
+  '0043_first_seen_from_its_month': firstSeenFromItsMonth,
 };
 
 /**

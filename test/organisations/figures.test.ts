@@ -253,3 +253,34 @@ it('reads first and last seen again when retention drops the month that held the
     AND NOT ended_notified`.execute(db);
   expect((await shown())[late]).toEqual((await expected())[late]);
 });
+
+it('reads first seen again from the next session, however far off, when the one holding it goes', async () => {
+  const { db } = database();
+  // May and June have partitions; September has none (the default partition holds it).
+  await sql`SELECT create_month_partitions(t, '2026-05-01', '2026-06-01')
+    FROM unnest(ARRAY['sessions', 'events']) t`.execute(db);
+  const apart = randomUUID();
+  await sql`INSERT INTO organisations (workspace_id, id, domain)
+    VALUES (${ws}, ${apart}, 'apart.example')`.execute(db);
+  organisations.push(apart);
+  const starts = ['2026-05-03T09:00', '2026-05-28T10:00', '2026-06-20T11:00', '2026-09-15T12:00'];
+  const ids = starts.map(() => randomUUID());
+  await sql`
+    INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at,
+      pageviews, city, country, ended_notified)
+    VALUES ${sql.join(
+      starts.map(
+        (start, i) =>
+          sql`(${ws}, ${ids[i]}, ${pick(visitors)}, ${apart}, ${`${start}:00Z`}::timestamptz,
+            ${`${start}:00Z`}::timestamptz + interval '20 minutes', 2, 'Berlin', 'DE', true)`,
+      ),
+    )}`.execute(db);
+  // Each deletion takes the session holding first seen: the next is in the same month, in
+  // the next month's partition, then more than a month later, in the default partition.
+  for (const [i, next] of ['2026-05-28', '2026-06-20', '2026-09-15'].entries()) {
+    await sql`DELETE FROM sessions WHERE workspace_id = ${ws} AND id = ${ids[i]}`.execute(db);
+    const want = (await expected())[apart];
+    expect(want?.first_seen).toMatch(new RegExp(`^${next}`));
+    expect((await shown())[apart]).toEqual(want);
+  }
+});
