@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { rewriteFunction } from '../function-text.js';
 
 /**
  * An organisation's unique visitors are counted from its sessions; `organisation_visitors`
@@ -23,13 +24,6 @@ const ROWS =
   /\s*INSERT INTO organisation_visitors AS t[^;]*;|\s*DELETE FROM organisation_visitors t[^;]*;/g;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const { rows } = await sql<{ definition: string }>`
-    SELECT pg_get_functiondef('organisation_figures_add'::regproc) AS definition`.execute(db);
-  const definition = rows[0]?.definition ?? '';
-  const found = definition.match(ROWS)?.length ?? 0;
-  if (found !== 2) {
-    throw new Error(`organisation_figures_add: expected 2 statements on visitors, found ${found}`);
-  }
-  await sql.raw(definition.replace(ROWS, '')).execute(db);
+  await rewriteFunction(db, 'organisation_figures_add', ROWS, '', 2);
   await sql`DROP TABLE organisation_visitors`.execute(db);
 }

@@ -1,4 +1,5 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { rewriteFunction } from '../function-text.js';
 
 /**
  * An organisation's first seen, read again after a session that held it went, is looked for
@@ -29,12 +30,5 @@ const FROM_ITS_MONTH = `THEN coalesce(
                AND s.ended_notified AND s.started_at >= f.first_seen + interval '1 month'))`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const { rows } = await sql<{ definition: string }>`
-    SELECT pg_get_functiondef('organisation_figures_add'::regproc) AS definition`.execute(db);
-  const definition = rows[0]?.definition ?? '';
-  const found = definition.match(FIRST_SEEN)?.length ?? 0;
-  if (found !== 1) {
-    throw new Error(`organisation_figures_add: expected 1 first-seen read, found ${found}`);
-  }
-  await sql.raw(definition.replace(FIRST_SEEN, FROM_ITS_MONTH)).execute(db);
+  await rewriteFunction(db, 'organisation_figures_add', FIRST_SEEN, FROM_ITS_MONTH, 1);
 }
