@@ -477,8 +477,9 @@ describe('CSV exports', () => {
     const stalled = await Promise.all(Array.from({ length: 12 }, () => stall(path, token)));
     try {
       // Each export writes until the client's buffers are full, then waits without a
-      // connection: no query running, no transaction left open.
-      await until(idle);
+      // connection: no query running, no transaction left open. Twelve exports filling
+      // their buffers took up to 85 s on a slow shared machine.
+      await until(idle, 150_000);
       for (const { response } of stalled) expect(response.complete).toBe(false); // mid-file
       for (let i = 0; i < 15; i++) {
         expect((await api('GET', `/v1/workspaces/${ws}/organisations?size=1`)).status).toBe(200);
@@ -487,11 +488,11 @@ describe('CSV exports', () => {
       for (const { request } of stalled) request.destroy();
     }
     quiet = 0;
-    await until(idle);
+    await until(idle, 150_000);
     const whole = await csv(path, token);
     expect(whole.rows.length - 1).toBe(30000);
     expect(new Set(whole.rows.slice(1).map((row) => row[16])).size).toBe(30000);
-  });
+  }, 360_000);
 });
 
 /** Starts a download and stops reading after its first chunk, as a stalled client does. */
