@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { affectedRows } from '../db/affected.js';
+import { againIfTransient } from '../db/failures.js';
 import type { Database } from '../db/schema.js';
 import { dropPendingDeliveries } from '../outbox/deliveries.js';
 
@@ -13,8 +14,17 @@ const GRACE_SECONDS = 5;
  * tracking script ids are refused by the collector (404, and nothing of them is stored once
  * this has returned) and the pending deliveries of every subscriber and its invites
  * are dropped, so nothing queued is sent afterwards. The purge job removes the rest.
+ *
+ * It locks rows that the background jobs lock too, in their own order: the outbox's events
+ * (fan-out), pending deliveries (the senders), the owners' organisations (ON DELETE SET NULL
+ * of the members, against scoring). A deadlock with one of them is not the caller's fault:
+ * the whole transaction is done again.
  */
 export async function deleteWorkspace(db: Kysely<Database>, workspaceId: string): Promise<void> {
+  await againIfTransient(() => markDeleted(db, workspaceId));
+}
+
+async function markDeleted(db: Kysely<Database>, workspaceId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     // The scripts first: this waits for the collector's writes that hold them (shared
     // advisory locks, taken before any workspace lock; the delete's trigger takes them

@@ -83,7 +83,8 @@ export async function startTestApp(
   const { url: databaseUrl, drop } = await createTestDatabase({ migrated: true });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'footfall-test-data-'));
   const config: Config = loadConfig({
-    LOG_LEVEL: 'silent',
+    // TEST_LOG_LEVEL=error shows what the server logged, such as the cause of a 500.
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     TOKEN_SECRET: randomBytes(32).toString('hex'),
     DATA_DIR: dataDir,
     // Tests ask the outside world nothing unless they point it at their own servers.

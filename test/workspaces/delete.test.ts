@@ -121,6 +121,57 @@ describe('DELETE /v1/workspaces/{uuid}', () => {
     expect((await kept.send([pageview(`${site}/`, Date.now())])).status).toBe(202);
   }, 150_000);
 
+  it('answers 204 when a job holds its rows the other way round: the delete is done again after the deadlock', async () => {
+    const owner = await operatorWith(t, receiver.url);
+    const ws = owner.workspace.uuid as string;
+    expect((await owner.send([pageview('https://site.example/', Date.now())])).status).toBe(202);
+    let org = '';
+    await until(async () => {
+      org = (await owner.api('GET', `/v1/workspaces/${ws}/organisations`)).body.data[0]?.uuid;
+      return org !== undefined;
+    }, 10_000);
+    const owned = await owner.api('PATCH', `/v1/workspaces/${ws}/organisations/${org}`, {
+      owner_uuid: owner.id,
+    });
+    expect(owned.status).toBe(200);
+    // A job's transaction holds the organisation's row, then checks its owner's membership.
+    // The delete, meanwhile, has taken the membership and waits for the row (its members
+    // go, and with them the organisation's owner: ON DELETE SET NULL).
+    let locked!: () => void;
+    let go!: () => void;
+    const holding = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const goOn = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    const job = t.database.db.transaction().execute(async (trx) => {
+      // The delete looks for a cycle after 1 s of waiting, the job after 10 s: the delete is
+      // the one PostgreSQL breaks, unless a slow machine made it look before the job waited.
+      await sql`SET LOCAL deadlock_timeout = '10s'`.execute(trx);
+      await sql`UPDATE organisations SET status = status
+        WHERE workspace_id = ${ws} AND id = ${org}`.execute(trx);
+      locked();
+      await goOn;
+      await sql`SELECT 1 FROM workspace_members WHERE workspace_id = ${ws}
+        AND user_id = ${owner.id} FOR KEY SHARE`.execute(trx);
+    });
+    await holding;
+    const deleted = owner.api('DELETE', `/v1/workspaces/${ws}`);
+    // The delete waits for the row; the job then waits for the delete.
+    await until(async () => {
+      const { rows } = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock'
+          AND query ILIKE 'delete from "workspace_members"%'`.execute(t.database.db);
+      return rows[0]?.n === 1;
+    }, 10_000);
+    go();
+    await job.catch((error) => expect(error.code).toBe('40P01'));
+    expect((await deleted).status).toBe(204);
+    expect((await owner.api('GET', `/v1/workspaces/${ws}`)).status).toBe(404);
+  });
+
   it('is for owners only', async () => {
     const owner = await operatorWith(t, receiver.url);
     const ws = owner.workspace.uuid as string;
