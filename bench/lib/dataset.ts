@@ -138,7 +138,7 @@ export async function seedWorkspace(
       'DE', 'Berlin', 'Chrome', 'desktop', g.views,
       ARRAY(SELECT 'https://bench.example' || ${pageUrl}
             FROM generate_series(1, g.views) v
-            CROSS JOIN LATERAL (SELECT floor(500 * power(${u(sql`hashtext(g.id::text) + v`)}, 3))::int AS k) p
+            CROSS JOIN LATERAL (SELECT floor(500 * power(${u(sql`hashtext(g.id::text) # v`)}, 3))::int AS k) p
             ORDER BY v),
       true
     FROM generate_series(1, ${SESSIONS}) i
