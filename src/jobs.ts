@@ -112,7 +112,7 @@ function workerJobs(
       },
     },
     {
-      // Month partitions of events and sessions made ahead of their month (db/partitions.ts).
+      // Month partitions of events, sessions and their rollups made ahead (db/partitions.ts).
       name: 'partitions',
       everyMs: 3_600_000,
       atStart: true,

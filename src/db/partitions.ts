@@ -2,8 +2,9 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from './schema.js';
 
 /**
- * The month partitions of events and sessions (migration 0034, contract §19 storage): made
- * ahead of the traffic that fills them, and dropped whole when retention is past them.
+ * The month partitions of events and sessions (migration 0034, contract §19 storage) and of
+ * the stats rollups kept by day or month (0044): made ahead of the traffic that fills them,
+ * and dropped whole when retention is past them.
  */
 
 /** Months made ahead of the current one, so a month's first event never waits for DDL. */
@@ -12,8 +13,29 @@ export const MONTHS_AHEAD = 2;
 // One advisory lock across servers for making and dropping partitions ("partitn" in hex).
 const LOCK_KEY = '7021913812415263598';
 
-/** The month partitions' tables, oldest first. */
-const PARTITIONED = ['sessions', 'events'] as const;
+/** The tables partitioned by month: sessions and events, and the rollups kept of them. */
+export const PARTITIONED = [
+  'sessions',
+  'events',
+  'stats_organisation_sources',
+  'stats_organisation_days',
+  'stats_source_days',
+  'stats_page_days',
+  'stats_workspace_days',
+  'stats_organisation_months',
+  'stats_page_months',
+] as const;
+
+type Partitioned = (typeof PARTITIONED)[number];
+
+/** Those of PARTITIONED that are, in a database migrated only part of the way. */
+async function partitionedNow(db: Kysely<Database>): Promise<Partitioned[]> {
+  const { rows } = await sql<{ name: Partitioned }>`
+    SELECT name FROM unnest(${PARTITIONED}::text[]) WITH ORDINALITY AS t(name, n)
+    WHERE EXISTS (SELECT 1 FROM pg_partitioned_table p WHERE p.partrelid = to_regclass(t.name))
+    ORDER BY n`.execute(db);
+  return rows.map((row) => row.name);
+}
 
 /**
  * Makes the month partitions from the month of `now` to MONTHS_AHEAD after it where
@@ -26,7 +48,7 @@ export async function ensureMonthPartitions(
   return db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${LOCK_KEY}::bigint)`.execute(trx);
     let made = 0;
-    for (const table of PARTITIONED) {
+    for (const table of await partitionedNow(trx)) {
       const { rows } = await sql<{ made: number }>`
         SELECT create_month_partitions(${table},
           (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC')::date,
@@ -48,8 +70,9 @@ export async function hasMonthPartitions(db: Kysely<Database>): Promise<boolean>
 export interface Month {
   /** First day of the month, YYYY-MM-DD. */
   month: string;
-  sessions: string;
-  events: string;
+  /** Each partitioned table's partition of the month (a database migrated before 0044 has
+   * none of the rollups'). */
+  partitions: Record<Partitioned, string>;
   /** Whether the partitions still hang from their tables (false: detached, to be dropped). */
   attached: boolean;
 }
@@ -82,7 +105,10 @@ export async function monthsBefore(db: Kysely<Database>, cutoff: Date): Promise<
     ORDER BY 1`.execute(db);
   return rows.map(({ month, attached }) => {
     const suffix = month.slice(0, 7).replace('-', '_');
-    return { month, attached, sessions: `sessions_${suffix}`, events: `events_${suffix}` };
+    const partitions = Object.fromEntries(
+      PARTITIONED.map((table) => [table, `${table}_${suffix}`]),
+    ) as Record<Partitioned, string>;
+    return { month, attached, partitions };
   });
 }
 
@@ -100,8 +126,17 @@ export async function detachMonth(
   const running = new Error('a session of the month is still going');
   const detach = db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${LOCK_KEY}::bigint)`.execute(trx);
+    // A table without its partition of the month (made by hand with the sessions' alone)
+    // has the month's rows in its default partition: they move to one made now, and go
+    // with the rest.
+    if (month.attached) {
+      for (const table of await partitionedNow(trx)) {
+        await sql`SELECT create_month_partitions(${table}, ${month.month}::date,
+          ${month.month}::date)`.execute(trx);
+      }
+    }
     for (const table of PARTITIONED) {
-      const partition = month[table];
+      const partition = month.partitions[table];
       const { rows } = await sql<{ attached: boolean }>`
         SELECT EXISTS (SELECT 1 FROM pg_inherits WHERE inhrelid = to_regclass(${partition}))
           AS attached`.execute(trx);
@@ -112,7 +147,7 @@ export async function detachMonth(
       }
     }
     const { rows } = await sql<{ running: boolean }>`
-      SELECT EXISTS (SELECT 1 FROM ${sql.table(month.sessions)}
+      SELECT EXISTS (SELECT 1 FROM ${sql.table(month.partitions.sessions)}
         WHERE ended_at >= ${cutoff.toISOString()}::timestamptz) AS running`.execute(trx);
     // Thrown to roll the detach back.
     if (rows[0]?.running) throw running;

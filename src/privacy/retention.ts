@@ -6,6 +6,7 @@ import {
   type Month,
   monthBounds,
   monthsBefore,
+  PARTITIONED,
 } from '../db/partitions.js';
 import type { Database } from '../db/schema.js';
 import { deliveryTables, sessionDeliveriesGone } from '../outbox/deliveries.js';
@@ -170,10 +171,11 @@ async function dropMonths(
 }
 
 async function dropRetired(db: Kysely<Database>): Promise<void> {
+  const retired = `^retired_(${PARTITIONED.join('|')})_[0-9]{4}_[0-9]{2}$`;
   const { rows } = await sql<{ name: string }>`
     SELECT relname AS name FROM pg_class
     WHERE relkind = 'r' AND relnamespace = current_schema()::regnamespace
-      AND relname ~ '^retired_(sessions|events)_[0-9]{4}_[0-9]{2}$'`.execute(db);
+      AND relname ~ ${retired}`.execute(db);
   for (const { name } of rows) {
     await againIfTransient(() => sql`DROP TABLE IF EXISTS ${sql.table(name)}`.execute(db));
   }
@@ -185,8 +187,8 @@ async function dropRetired(db: Kysely<Database>): Promise<void> {
  * delete triggers would, for a month at once (test/stats/writer-rollups.test.ts recounts
  * every rollup after it):
  * - the rollups by a session's first day or an event's day (sources, organisations, pages)
- *   lose their rows of the month's days; rows of the month that came after the detach (an
- *   old timestamp, in the default partitions) are counted into them again;
+ *   and their monthly sums are partitioned by month too: their month went with the
+ *   sessions' (detachMonth), and is renamed and dropped with it;
  * - the month's sessions that went on into the next month leave theirs through the triggers
  *   (their later events) and the visitor rollup's own function (their later days);
  * - the visitor rollup loses the month's days; the month being the oldest there is, the
@@ -196,8 +198,8 @@ async function dropRetired(db: Kysely<Database>): Promise<void> {
  *   again where a session of the month held them.
  */
 async function retireMonth(db: Kysely<Database>, month: Month, tables: string[]): Promise<Expired> {
-  const sessions = sql.table(month.sessions);
-  const events = sql.table(month.events);
+  const sessions = sql.table(month.partitions.sessions);
+  const events = sql.table(month.partitions.events);
   const { first, next, start, end } = monthBounds(month);
   return db.transaction().execute(async (trx) => {
     const run = (query: RawBuilder<unknown>) => query.execute(trx);
@@ -207,8 +209,8 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
       await run(sql`ANALYZE ${sql.table(name)}`);
     };
     const { rows: exists } = await sql<{ sessions: boolean; events: boolean }>`
-      SELECT to_regclass(${month.sessions}) IS NOT NULL AS sessions,
-        to_regclass(${month.events}) IS NOT NULL AS events`.execute(trx);
+      SELECT to_regclass(${month.partitions.sessions}) IS NOT NULL AS sessions,
+        to_regclass(${month.partitions.events}) IS NOT NULL AS events`.execute(trx);
     if (!exists[0]?.sessions) return { sessions: 0, events: 0, deliveries: 0 };
     const { rows: counted } = await sql<Expired>`
       WITH doomed AS (SELECT workspace_id, id FROM ${sessions})${sessionDeliveriesGone(tables)}
@@ -263,48 +265,10 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
       UNION SELECT workspace_id FROM staying_visitors)`;
     const inMonth = sql`day >= ${first} AND day < ${next}`;
 
-    // Rollups by a session's first day or an event's day: the month's days go, and what
-    // stays of the month is counted again (what the insert triggers would add).
-    await run(sql`
-      DELETE FROM stats_organisation_sources t
-      USING (SELECT workspace_id, organisation_id FROM ${sessions}
-             WHERE organisation_id IS NOT NULL
-             UNION SELECT workspace_id, organisation_id ${staying}
-               AND organisation_id IS NOT NULL) o
-      WHERE t.workspace_id = o.workspace_id AND t.organisation_id = o.organisation_id
-        AND t.day >= ${first} AND t.day < ${next}`);
-    // The month's rows of the rollups kept from these by month and by day (migration 0039)
-    // go with them, whole, with their triggers off meanwhile.
-    await run(sql`SELECT set_config('footfall.month_rollups', 'off', true)`);
-    for (const table of ['stats_organisation_days', 'stats_source_days', 'stats_page_days']) {
-      await run(sql`
-        DELETE FROM ${sql.table(table)}
-        WHERE workspace_id IN ${workspaces} AND ${inMonth}`);
-    }
-    for (const table of ['stats_organisation_months', 'stats_page_months']) {
-      await run(sql`
-        DELETE FROM ${sql.table(table)}
-        WHERE workspace_id IN ${workspaces} AND month = ${first}::date`);
-    }
-    await run(sql`
-      DELETE FROM stats_workspace_days WHERE workspace_id IN ${workspaces} AND ${inMonth}`);
-    await run(sql`SELECT set_config('footfall.month_rollups', 'on', true)`);
-    await run(sql`
-      SELECT stats_add_sessions(array_agg(workspace_id), array_agg(organisation_id),
-        array_agg(day), array_agg(source), array_agg(sessions), array_agg(pageviews))
-      FROM (SELECT workspace_id, organisation_id, (started_at AT TIME ZONE 'UTC')::date AS day,
-              source, count(*)::int AS sessions, sum(pageviews)::bigint AS pageviews
-            FROM sessions WHERE started_at >= ${start} AND started_at < ${end}
-              AND organisation_id IS NOT NULL GROUP BY 1, 2, 3, 4) d
-      HAVING count(*) > 0`);
-    await run(sql`
-      SELECT stats_add_pages(array_agg(workspace_id), array_agg(day), array_agg(url),
-        array_agg(n), array_agg(a))
-      FROM (SELECT workspace_id, (ts AT TIME ZONE 'UTC')::date AS day, url, count(*) AS n,
-              count(*) FILTER (WHERE attributed) AS a
-            FROM events WHERE ts >= ${start} AND ts < ${end}
-              AND type = 'pageview' AND attributed IS NOT NULL GROUP BY 1, 2, 3) d
-      HAVING count(*) > 0`);
+    // The rollups kept by day or by month went with the month's partitions (migration 0044),
+    // detached with the sessions'. What the rows that came after the detach count (an event
+    // with an old timestamp) is in their default partitions, as the rows are in the
+    // sessions' and events': nothing to count again.
 
     // Visitors. The month's days go, of every visitor who had one. A visitor's later day
     // whose previous day lay in the month now has none: the month is the oldest there is
@@ -417,10 +381,11 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     const { rows: touched } = await sql<{ workspace_id: string }>`
       SELECT DISTINCT workspace_id FROM retiring_organisations`.execute(trx);
     for (const { workspace_id } of touched) await markSegmentsStale(trx, workspace_id);
-    for (const partition of exists[0]?.events ? [month.events, month.sessions] : [month.sessions]) {
-      await run(
-        sql`ALTER TABLE ${sql.table(partition)} RENAME TO ${sql.table(`retired_${partition}`)}`,
-      );
+    const { rows: partitions } = await sql<{ name: string }>`
+      SELECT name FROM unnest(${Object.values(month.partitions)}::text[]) name
+      WHERE to_regclass(name) IS NOT NULL`.execute(trx);
+    for (const { name } of partitions) {
+      await run(sql`ALTER TABLE ${sql.table(name)} RENAME TO ${sql.table(`retired_${name}`)}`);
     }
     const done = counted[0] ?? { sessions: 0, events: 0, deliveries: 0 };
     return { ...done, events: done.events + (later[0]?.n ?? 0) };
