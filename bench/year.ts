@@ -64,7 +64,7 @@ const largest = counted.rows[0];
 console.log(
   `largest workspace: ${largest?.sessions.toLocaleString('en')} sessions, ${largest?.organisations.toLocaleString('en')} organisations, ${largest?.events.toLocaleString('en')} page views`,
 );
-let started = performance.now();
+const started = performance.now();
 await scoreEverythingDue(db);
 console.log(`lead scores brought up to date in ${seconds(performance.now() - started)}`);
 
@@ -161,28 +161,47 @@ if (RETENTION) {
   // The oldest month: the daily run the day after the first month boundary four weeks or
   // more into the data, so that a whole calendar month expires (what a partitioned table can
   // drop: its last sessions, which ran past midnight, have ended by then) with the first day
-  // after it (row by row, as every day).
+  // after it (row by row, as every day). Timed in two runs: the first with the limit just
+  // after the month's last session ended (the month, as partitions, and the next month's
+  // sessions that ended by then), the second with the day's limit (the rest of that day).
   const { rows } = await sql<{ oldest: Date }>`
     SELECT min(started_at) AS oldest FROM sessions WHERE workspace_id = ${ws}`.execute(db);
   const oldest = rows[0]?.oldest ?? new Date();
   const later = new Date(oldest.getTime() + 27 * DAY_MS);
-  const cutoff = Date.UTC(later.getUTCFullYear(), later.getUTCMonth() + 1, 2);
-  const days = Math.ceil((Date.now() - cutoff) / DAY_MS);
-  const now = new Date(cutoff + days * DAY_MS);
+  const monthEnd = Date.UTC(later.getUTCFullYear(), later.getUTCMonth() + 1, 1);
+  const cutoff = monthEnd + DAY_MS;
+  const { rows: last } = await sql<{ ended: Date }>`
+    SELECT max(ended_at) AS ended FROM sessions
+    WHERE started_at < ${new Date(monthEnd).toISOString()}::timestamptz`.execute(db);
+  const monthCutoff = (last[0]?.ended ?? new Date(monthEnd)).getTime() + 1000;
   const before = new Date(cutoff).toISOString().slice(0, 10);
   console.log(`retention: expiring the sessions before ${before} in every workspace…`);
-  started = performance.now();
-  const expired = await deleteExpired(db, days, now);
-  const ms = performance.now() - started;
-  const pass = ms <= 5000;
+  const expire = async (limit: number) => {
+    const days = Math.ceil((Date.now() - limit) / DAY_MS);
+    const began = performance.now();
+    const expired = await deleteExpired(db, days, new Date(limit + days * DAY_MS));
+    return { ...expired, ms: performance.now() - began };
+  };
+  const month = await expire(monthCutoff);
+  const day = await expire(cutoff);
+  const pass = month.ms <= 5000;
   console.log(
-    `retention, ${days} days as of ${now.toISOString()}: sessions before ${before} (${((cutoff - oldest.getTime()) / DAY_MS).toFixed(0)} days of data) in all workspaces, ${expired.sessions.toLocaleString('en')} sessions and ${expired.events.toLocaleString('en')} events deleted in ${seconds(ms)} (once), target ≤ 5 s: ${pass ? 'PASS' : 'MISS'}`,
+    `retention of the oldest month (${((monthEnd - oldest.getTime()) / DAY_MS).toFixed(0)} days of data; limit ${new Date(monthCutoff).toISOString()}, its last session's end): ${month.sessions.toLocaleString('en')} sessions and ${month.events.toLocaleString('en')} events deleted in ${seconds(month.ms)} (once), target ≤ 5 s: ${pass ? 'PASS' : 'MISS'}`,
+  );
+  console.log(
+    `retention of the rest of the next day (limit ${before}, row by row): ${day.sessions.toLocaleString('en')} sessions and ${day.events.toLocaleString('en')} events deleted in ${seconds(day.ms)} (once)`,
   );
   results.push({
     label: 'retention, the oldest month (once)',
-    value: seconds(ms),
+    value: seconds(month.ms),
     target: '≤ 5 s',
     pass,
+  });
+  results.push({
+    label: 'retention, the next day row by row (once)',
+    value: seconds(day.ms),
+    target: '',
+    pass: null,
   });
   if (KEEP) {
     console.log(

@@ -241,17 +241,7 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     // what the rollups count of them is counted again after the month's days go.
     await run(sql`LOCK TABLE sessions_default, events_default IN SHARE MODE`);
     const staying = sql`FROM sessions WHERE started_at < ${end} AND ended_at >= ${start}`;
-    // The month's keys, once.
-    await keep(
-      'retiring_visitors',
-      sql`
-        SELECT DISTINCT workspace_id, visitor_id FROM ${sessions}`,
-    );
-    await keep(
-      'staying_visitors',
-      sql`
-        SELECT DISTINCT workspace_id, visitor_id ${staying}`,
-    );
+    // The month's organisations, once.
     await keep(
       'retiring_organisations',
       sql`
@@ -261,8 +251,6 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
           min(started_at) AS first_seen, max(ended_at) AS last_seen
         FROM ${sessions} WHERE ended_notified AND organisation_id IS NOT NULL GROUP BY 1, 2`,
     );
-    const workspaces = sql`(SELECT workspace_id FROM retiring_visitors
-      UNION SELECT workspace_id FROM staying_visitors)`;
     const inMonth = sql`day >= ${first} AND day < ${next}`;
 
     // The rollups kept by day or by month went with the month's partitions (migration 0044),
@@ -270,19 +258,17 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     // with an old timestamp) is in their default partitions, as the rows are in the
     // sessions' and events': nothing to count again.
 
-    // Visitors. The month's days go, of every visitor who had one. A visitor's later day
-    // whose previous day lay in the month now has none: the month is the oldest there is
-    // (months go oldest first), so its counts move to "no previous day" as they are, without
-    // reading any visitor's days again. Then what stays of the month (rows that came after
-    // the detach) is added back through stats_add_visitors, as the writer adds a session.
-    await run(sql`
-      DELETE FROM stats_visitor_days t
-      USING (SELECT workspace_id, visitor_id FROM retiring_visitors
-             UNION SELECT workspace_id, visitor_id FROM staying_visitors) v
-      WHERE t.workspace_id = v.workspace_id AND t.visitor_id = v.visitor_id
-        AND t.day >= ${first} AND t.day < ${next}`);
-    await run(sql`
-      DELETE FROM stats_visitor_counts WHERE workspace_id IN ${workspaces} AND ${inMonth}`);
+    // Visitors. The month's days go, every one: what touched them were the month's sessions
+    // and those that came after the detach (the month before, the oldest, went with its own
+    // later days, and older rows of the default partition went row by row before). Read in
+    // one pass of the table, not visitor by visitor: on the year-of-traffic bench, 1.6 s
+    // against 8.1 s of look-ups for January's 818,000 sessions. A visitor's later day whose
+    // previous day lay in the month now has none: the month is the oldest there is (months
+    // go oldest first), so its counts move to "no previous day" as they are, without reading
+    // any visitor's days again. Then what stays of the month (rows that came after the
+    // detach) is added back through stats_add_visitors, as the writer adds a session.
+    await run(sql`DELETE FROM stats_visitor_days WHERE ${inMonth}`);
+    await run(sql`DELETE FROM stats_visitor_counts WHERE ${inMonth}`);
     await keep(
       'previous_in_month',
       sql`
@@ -347,23 +333,32 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
       'city',
       'country',
     ]);
-    // An organisation's first session now: in the earliest month that holds one, read month
-    // by month (COALESCE stops at the first that answers: most organisations came back the
-    // next month), and in the default partition. Through the parent, each of the year's
-    // months was read for each organisation: the default partition keeps PostgreSQL from
-    // reading them in order and stopping at the first.
-    const { rows: months } = await sql<{ name: string }>`
+    // An organisation's first session now: in the earliest month that holds one, and in the
+    // default partition. Most organisations came back the next month: its first sessions,
+    // and the default partition's, are read in one pass each, not by two index probes per
+    // organisation (1.24 against 1.44 s for 99,000, most of it the update). The rest read
+    // the later months one by one (COALESCE stops at the first that answers; through the
+    // parent, the default partition keeps PostgreSQL from reading the months in order).
+    const afterNext = sql`(${next} + interval '1 month')::timestamp AT TIME ZONE 'UTC'`;
+    const firstIn = (rows: RawBuilder<unknown>) => sql`
+      SELECT workspace_id, organisation_id, min(started_at) AS first_seen ${rows}
+        AND ended_notified AND organisation_id IS NOT NULL GROUP BY 1, 2`;
+    await keep(
+      'next_month_first',
+      firstIn(sql`FROM sessions WHERE started_at >= ${end} AND started_at < ${afterNext}`),
+    );
+    await keep('default_first', firstIn(sql`FROM sessions_default WHERE true`));
+    const { rows: laterMonths } = await sql<{ name: string }>`
       SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
       WHERE i.inhparent = 'sessions'::regclass AND c.relname ~ '^sessions_[0-9]{4}_[0-9]{2}$'
+        AND to_date(substr(c.relname, 10), 'YYYY_MM') > ${next}
       ORDER BY c.relname`.execute(trx);
     const earliestIn = (table: string) => sql`
       (SELECT min(s.started_at) FROM ${sql.table(table)} s
        WHERE s.workspace_id = f.workspace_id AND s.organisation_id = f.organisation_id
          AND s.ended_notified)`;
-    const earliest = months.length
-      ? sql`least(${earliestIn('sessions_default')},
-          coalesce(${sql.join(months.map(({ name }) => earliestIn(name)))}))`
-      : earliestIn('sessions');
+    const earliest = sql`least(d.first_seen,
+      coalesce(${sql.join([sql`n.first_seen`, ...laterMonths.map(({ name }) => earliestIn(name))])}))`;
     await run(sql`
       UPDATE organisation_figures f SET
         first_seen = CASE WHEN g.first_seen <= f.first_seen THEN ${earliest}
@@ -374,6 +369,10 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
                   AND s.ended_notified)
           ELSE f.last_seen END
       FROM retiring_organisations g
+      LEFT JOIN next_month_first n
+        ON n.workspace_id = g.workspace_id AND n.organisation_id = g.organisation_id
+      LEFT JOIN default_first d
+        ON d.workspace_id = g.workspace_id AND d.organisation_id = g.organisation_id
       WHERE f.workspace_id = g.workspace_id AND f.organisation_id = g.organisation_id
         AND (g.first_seen <= f.first_seen OR g.last_seen >= f.last_seen)`);
 
