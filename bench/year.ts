@@ -55,6 +55,11 @@ if (built) {
   console.log(`built: ${phaseTimes(built)}`);
 }
 console.log(await diskUse(db));
+if (RUNS < 1) {
+  console.log('BENCH_RUNS=0: the data set is built; nothing measured');
+  await done();
+  process.exit(0);
+}
 const ws = built.workspaces[0] as string;
 const counted = await sql<{ sessions: number; organisations: number; events: number }>`
   SELECT (SELECT count(*) FROM sessions WHERE workspace_id = ${ws})::int AS sessions,

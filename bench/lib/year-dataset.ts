@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { PARTITIONED } from '../../src/db/partitions.js';
 import type { Database } from '../../src/db/schema.js';
 import { scoreDueWorkspace } from '../../src/scoring/job.js';
 import { createWorkspace } from '../../src/workspaces/store.js';
@@ -86,12 +87,13 @@ export async function buildYear(
   };
   const workspaces: string[] = [];
   const building = performance.now();
-  // The year's month partitions, as the partitions job would have made them month by month
-  // (migration 0034): without them the year would sit in the default partition.
+  // The year's month partitions of every table kept by month, as the partitions job would
+  // have made them month by month (migrations 0034 and 0044): without them the year would
+  // sit in the default partitions, and retention would first move a month out of them.
   await sql`
     SELECT create_month_partitions(t, (now() - ${`${DAYS + 1} days`}::interval)::date,
       now()::date)
-    FROM unnest(ARRAY['sessions', 'events']) t`.execute(db);
+    FROM unnest(${PARTITIONED}::text[]) t`.execute(db);
   for (const [rank, size] of sizes.entries()) {
     const ws = (
       await createWorkspace(db, ownerId, {
