@@ -43,6 +43,7 @@ import * as sessionPages from './migrations/0041_session_pages.js';
 import * as visitorsFromSessions from './migrations/0042_visitors_from_sessions.js';
 import * as firstSeenFromItsMonth from './migrations/0043_first_seen_from_its_month.js';
 import * as rollupsByMonth from './migrations/0044_rollups_by_month.js';
+import * as sessionMicrosInFloats from './migrations/0045_session_micros_in_floats.js';
 import { ensureMonthPartitions, hasMonthPartitions } from './partitions.js';
 import type { Database } from './schema.js';
 
@@ -92,6 +93,7 @@ const migrations: Record<string, Migration> = {
   '0042_visitors_from_sessions': visitorsFromSessions,
   '0043_first_seen_from_its_month': firstSeenFromItsMonth,
   '0044_rollups_by_month': rollupsByMonth,
+  '0045_session_micros_in_floats': sessionMicrosInFloats,
 };
 
 /**

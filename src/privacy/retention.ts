@@ -203,11 +203,10 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
   const { first, next, start, end } = monthBounds(month);
   return db.transaction().execute(async (trx) => {
     const run = (query: RawBuilder<unknown>) => query.execute(trx);
-    // A temporary table of keys, analysed: the planner knows nothing of it otherwise.
-    const keep = async (name: string, query: RawBuilder<unknown>) => {
-      await run(sql`CREATE TEMPORARY TABLE ${sql.table(name)} ON COMMIT DROP AS ${query}`);
-      await run(sql`ANALYZE ${sql.table(name)}`);
-    };
+    const keep = (name: string, query: RawBuilder<unknown>) => keepTable(trx, name, query);
+    // The month's sessions by organisation and place, and the joins of a month's
+    // organisations, fit in memory: PostgreSQL's 4 MB default sent them to disk in batches.
+    await run(sql`SET LOCAL work_mem = '64MB'`);
     const { rows: exists } = await sql<{ sessions: boolean; events: boolean }>`
       SELECT to_regclass(${month.partitions.sessions}) IS NOT NULL AS sessions,
         to_regclass(${month.partitions.events}) IS NOT NULL AS events`.execute(trx);
@@ -241,15 +240,24 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     // what the rollups count of them is counted again after the month's days go.
     await run(sql`LOCK TABLE sessions_default, events_default IN SHARE MODE`);
     const staying = sql`FROM sessions WHERE started_at < ${end} AND ended_at >= ${start}`;
-    // The month's organisations, once.
+    // The month's organisations and their places, from one pass of its ended sessions.
     await keep(
-      'retiring_organisations',
+      'retiring_places',
       sql`
-        SELECT workspace_id, organisation_id, count(*)::int AS sessions,
+        SELECT workspace_id, organisation_id, city, country, count(*)::int AS sessions,
           sum(pageviews)::bigint AS pageviews,
           sum(session_micros(started_at, ended_at))::bigint AS micros,
           min(started_at) AS first_seen, max(ended_at) AS last_seen
-        FROM ${sessions} WHERE ended_notified AND organisation_id IS NOT NULL GROUP BY 1, 2`,
+        FROM ${sessions} WHERE ended_notified AND organisation_id IS NOT NULL
+        GROUP BY 1, 2, 3, 4`,
+    );
+    await keep(
+      'retiring_organisations',
+      sql`
+        SELECT workspace_id, organisation_id, sum(sessions)::int AS sessions,
+          sum(pageviews)::bigint AS pageviews, sum(micros)::bigint AS micros,
+          min(first_seen) AS first_seen, max(last_seen) AS last_seen
+        FROM retiring_places GROUP BY 1, 2`,
     );
     const inMonth = sql`day >= ${first} AND day < ${next}`;
 
@@ -293,88 +301,31 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
             WHERE day >= ${first} AND day < ${next} GROUP BY 1, 2, 3) d
       HAVING count(*) > 0`);
 
-    // Organisation figures, by the month's ended sessions. A row the month takes to nothing
-    // goes in one write; only the rest are updated (most of a month's visitors came in it
-    // alone, and updating their rows first cost the job a second write of each).
-    const subtract = async (table: string, by: string, keys: string[], columns = ['sessions']) => {
-      const same = sql.join(
-        keys.map((key) => sql`${sql.ref(`t.${key}`)} = ${sql.ref(`g.${key}`)}`),
-        sql` AND `,
-      );
-      const { rows } = await sql<{ deleted: number; given: number }>`
+    // Organisation figures and places, by the month's ended sessions. A row the month takes
+    // to nothing goes in one write; only the rest are updated, each once (most of a month's
+    // visitors came in it alone, and updating their rows first cost the job a second write of
+    // each). False when no row is left to update.
+    const deleteEmptied = async (table: string, by: string, keys: string[]) => {
+      const { rows } = await sql<{ left: boolean }>`
         WITH deleted AS (
           DELETE FROM ${sql.table(table)} t USING ${sql.table(by)} g
-          WHERE ${same} AND t.sessions = g.sessions RETURNING 1)
-        SELECT (SELECT count(*) FROM deleted)::int AS deleted,
-          (SELECT count(*) FROM ${sql.table(by)})::int AS given`.execute(trx);
-      // Every row went: nothing is left to update.
-      if (rows[0]?.deleted === rows[0]?.given) return;
-      await run(sql`
-        UPDATE ${sql.table(table)} t SET ${sql.join(
-          columns.map((c) => sql`${sql.ref(c)} = ${sql.ref(`t.${c}`)} - ${sql.ref(`g.${c}`)}`),
-        )}
-        FROM ${sql.table(by)} g WHERE ${same}`);
+          WHERE ${sameKeys(keys)} AND t.sessions = g.sessions RETURNING 1)
+        SELECT (SELECT count(*) FROM deleted) < (SELECT count(*) FROM ${sql.table(by)})
+          AS left`.execute(trx);
+      return rows[0]?.left ?? false;
     };
     const organisation = ['workspace_id', 'organisation_id'];
-    await subtract('organisation_figures', 'retiring_organisations', organisation, [
-      'sessions',
-      'pageviews',
-      'micros',
-    ]);
-    await keep(
-      'retiring_places',
-      sql`
-        SELECT workspace_id, organisation_id, city, country, count(*)::int AS sessions
-        FROM ${sessions}
-        WHERE ended_notified AND organisation_id IS NOT NULL AND city <> '' GROUP BY 1, 2, 3, 4`,
-    );
-    await subtract('organisation_locations', 'retiring_places', [
-      ...organisation,
-      'city',
-      'country',
-    ]);
-    // An organisation's first session now: in the earliest month that holds one, and in the
-    // default partition. Most organisations came back the next month: its first sessions,
-    // and the default partition's, are read in one pass each, not by two index probes per
-    // organisation (1.24 against 1.44 s for 99,000, most of it the update). The rest read
-    // the later months one by one (COALESCE stops at the first that answers; through the
-    // parent, the default partition keeps PostgreSQL from reading the months in order).
-    const afterNext = sql`(${next} + interval '1 month')::timestamp AT TIME ZONE 'UTC'`;
-    const firstIn = (rows: RawBuilder<unknown>) => sql`
-      SELECT workspace_id, organisation_id, min(started_at) AS first_seen ${rows}
-        AND ended_notified AND organisation_id IS NOT NULL GROUP BY 1, 2`;
-    await keep(
-      'next_month_first',
-      firstIn(sql`FROM sessions WHERE started_at >= ${end} AND started_at < ${afterNext}`),
-    );
-    await keep('default_first', firstIn(sql`FROM sessions_default WHERE true`));
-    const { rows: laterMonths } = await sql<{ name: string }>`
-      SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-      WHERE i.inhparent = 'sessions'::regclass AND c.relname ~ '^sessions_[0-9]{4}_[0-9]{2}$'
-        AND to_date(substr(c.relname, 10), 'YYYY_MM') > ${next}
-      ORDER BY c.relname`.execute(trx);
-    const earliestIn = (table: string) => sql`
-      (SELECT min(s.started_at) FROM ${sql.table(table)} s
-       WHERE s.workspace_id = f.workspace_id AND s.organisation_id = f.organisation_id
-         AND s.ended_notified)`;
-    const earliest = sql`least(d.first_seen,
-      coalesce(${sql.join([sql`n.first_seen`, ...laterMonths.map(({ name }) => earliestIn(name))])}))`;
-    await run(sql`
-      UPDATE organisation_figures f SET
-        first_seen = CASE WHEN g.first_seen <= f.first_seen THEN ${earliest}
-          ELSE f.first_seen END,
-        last_seen = CASE WHEN g.last_seen >= f.last_seen
-          THEN (SELECT max(s.ended_at) FROM sessions s
-                WHERE s.workspace_id = f.workspace_id AND s.organisation_id = f.organisation_id
-                  AND s.ended_notified)
-          ELSE f.last_seen END
-      FROM retiring_organisations g
-      LEFT JOIN next_month_first n
-        ON n.workspace_id = g.workspace_id AND n.organisation_id = g.organisation_id
-      LEFT JOIN default_first d
-        ON d.workspace_id = g.workspace_id AND d.organisation_id = g.organisation_id
-      WHERE f.workspace_id = g.workspace_id AND f.organisation_id = g.organisation_id
-        AND (g.first_seen <= f.first_seen OR g.last_seen >= f.last_seen)`);
+    // Places are counted where a session has a city.
+    await run(sql`DELETE FROM retiring_places WHERE city = ''`);
+    const place = [...organisation, 'city', 'country'];
+    if (await deleteEmptied('organisation_locations', 'retiring_places', place)) {
+      await run(sql`
+        UPDATE organisation_locations t SET sessions = t.sessions - g.sessions
+        FROM retiring_places g WHERE ${sameKeys(place)}`);
+    }
+    if (await deleteEmptied('organisation_figures', 'retiring_organisations', organisation)) {
+      await updateFigures(trx, month);
+    }
 
     // Their organisations lost sessions: the segment worker computes their segments again.
     const { rows: touched } = await sql<{ workspace_id: string }>`
@@ -389,6 +340,79 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     const done = counted[0] ?? { sessions: 0, events: 0, deliveries: 0 };
     return { ...done, events: done.events + (later[0]?.n ?? 0) };
   });
+}
+
+/** A temporary table of keys, analysed: the planner knows nothing of it otherwise. */
+async function keepTable(
+  trx: Kysely<Database>,
+  name: string,
+  query: RawBuilder<unknown>,
+): Promise<void> {
+  await sql`CREATE TEMPORARY TABLE ${sql.table(name)} ON COMMIT DROP AS ${query}`.execute(trx);
+  await sql`ANALYZE ${sql.table(name)}`.execute(trx);
+}
+
+/** `t.key = g.key AND …` for the given columns. */
+function sameKeys(keys: string[]): RawBuilder<unknown> {
+  return sql.join(
+    keys.map((key) => sql`${sql.ref(`t.${key}`)} = ${sql.ref(`g.${key}`)}`),
+    sql` AND `,
+  );
+}
+
+/**
+ * The organisation figures the retiring month leaves (`retiring_organisations`, its ended
+ * sessions by organisation, less the rows it took to nothing), in one update: their sums, and
+ * first and last seen read again where a session of the month held them.
+ *
+ * An organisation's first session now lies in the earliest month that holds one, or in the
+ * default partition. Most organisations came back the next month: its first sessions, and
+ * the default partition's, are read in one pass each, not by two index probes per
+ * organisation (1.24 against 1.44 s for 99,000, most of it the update). The rest read the
+ * later months one by one (COALESCE stops at the first that answers; through the parent, the
+ * default partition keeps PostgreSQL from reading the months in order).
+ */
+async function updateFigures(trx: Kysely<Database>, month: Month): Promise<void> {
+  const { next, end } = monthBounds(month);
+  const afterNext = sql`(${next} + interval '1 month')::timestamp AT TIME ZONE 'UTC'`;
+  const firstIn = (rows: RawBuilder<unknown>) => sql`
+    SELECT workspace_id, organisation_id, min(started_at) AS first_seen ${rows}
+      AND ended_notified AND organisation_id IS NOT NULL GROUP BY 1, 2`;
+  await keepTable(
+    trx,
+    'next_month_first',
+    firstIn(sql`FROM sessions WHERE started_at >= ${end} AND started_at < ${afterNext}`),
+  );
+  await keepTable(trx, 'default_first', firstIn(sql`FROM sessions_default WHERE true`));
+  const { rows: laterMonths } = await sql<{ name: string }>`
+    SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+    WHERE i.inhparent = 'sessions'::regclass AND c.relname ~ '^sessions_[0-9]{4}_[0-9]{2}$'
+      AND to_date(substr(c.relname, 10), 'YYYY_MM') > ${next}
+    ORDER BY c.relname`.execute(trx);
+  const earliestIn = (table: string) => sql`
+    (SELECT min(s.started_at) FROM ${sql.table(table)} s
+     WHERE s.workspace_id = f.workspace_id AND s.organisation_id = f.organisation_id
+       AND s.ended_notified)`;
+  const earliest = sql`least(d.first_seen,
+    coalesce(${sql.join([sql`n.first_seen`, ...laterMonths.map(({ name }) => earliestIn(name))])}))`;
+  await sql`
+    UPDATE organisation_figures f SET
+      sessions = f.sessions - g.sessions,
+      pageviews = f.pageviews - g.pageviews,
+      micros = f.micros - g.micros,
+      first_seen = CASE WHEN g.first_seen <= f.first_seen THEN ${earliest}
+        ELSE f.first_seen END,
+      last_seen = CASE WHEN g.last_seen >= f.last_seen
+        THEN (SELECT max(s.ended_at) FROM sessions s
+              WHERE s.workspace_id = f.workspace_id AND s.organisation_id = f.organisation_id
+                AND s.ended_notified)
+        ELSE f.last_seen END
+    FROM retiring_organisations g
+    LEFT JOIN next_month_first n
+      ON n.workspace_id = g.workspace_id AND n.organisation_id = g.organisation_id
+    LEFT JOIN default_first d
+      ON d.workspace_id = g.workspace_id AND d.organisation_id = g.organisation_id
+    WHERE f.workspace_id = g.workspace_id AND f.organisation_id = g.organisation_id`.execute(trx);
 }
 
 /**
