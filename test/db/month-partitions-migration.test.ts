@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { migrate } from '../../src/db/migrate.js';
 import { databaseOfItsOwn } from '../helpers/app.js';
+import { workspaceWithOrganisation } from '../helpers/migration-rows.js';
 
 // 0034 moves the events and sessions of a running service into month partitions: this fills
 // them on the schema before it (with the rollups their triggers keep), migrates, and checks
@@ -38,14 +39,7 @@ async function contents(tables: string[]): Promise<Record<string, string[]>> {
 it('keeps every event, session and rollup, each row in its month, and the triggers', async () => {
   const k = db().db;
   expect(await migrate(k, '0033_distribution_keys')).toContain('0033_distribution_keys');
-  const workspace = randomUUID();
-  const organisation = randomUUID();
-  await sql`
-    INSERT INTO workspaces (id, name, url, usage_limit)
-    VALUES (${workspace}, 'One', 'https://one.example', 100)`.execute(k);
-  await sql`
-    INSERT INTO organisations (workspace_id, id, name, domain)
-    VALUES (${workspace}, ${organisation}, 'Acme', 'acme.com')`.execute(k);
+  const { workspace, organisation } = await workspaceWithOrganisation(k);
   // Sessions of three months ago, across a month's end last month, this month, and four
   // years ago (older than the partitions made: the default partition keeps it).
   const now = new Date();

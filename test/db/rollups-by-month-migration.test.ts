@@ -4,6 +4,7 @@ import { expect, it } from 'vitest';
 import { migrate } from '../../src/db/migrate.js';
 import { PARTITIONED } from '../../src/db/partitions.js';
 import { databaseOfItsOwn } from '../helpers/app.js';
+import { workspaceWithOrganisation } from '../helpers/migration-rows.js';
 
 // 0044 moves the stats rollups kept by day or month into month partitions: this fills them
 // on the schema before it, migrates, and checks that every row is as it was, each in its
@@ -30,14 +31,7 @@ it('keeps every rollup row, each in its month, and the triggers and writers that
   expect(await migrate(k, '0043_first_seen_from_its_month')).toContain(
     '0043_first_seen_from_its_month',
   );
-  const workspace = randomUUID();
-  const organisation = randomUUID();
-  await sql`
-    INSERT INTO workspaces (id, name, url, usage_limit)
-    VALUES (${workspace}, 'One', 'https://one.example', 100)`.execute(k);
-  await sql`
-    INSERT INTO organisations (workspace_id, id, name, domain)
-    VALUES (${workspace}, ${organisation}, 'Acme', 'acme.com')`.execute(k);
+  const { workspace, organisation } = await workspaceWithOrganisation(k);
   // Sessions of two months ago, last month, this month, and four years ago (older than the
   // partitions: the default partitions keep its rows).
   const now = new Date();

@@ -6,6 +6,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { presentStats } from '../../src/stats/present.js';
 import { readStats } from '../../src/stats/store.js';
 import { createTestDatabase } from '../helpers/app.js';
+import { workspaceWithOrganisation } from '../helpers/migration-rows.js';
 
 let database: Db;
 let drop: () => Promise<void>;
@@ -26,14 +27,12 @@ const PAGE = (path: string) => `https://site.example/${path}`;
 it('counts the visitors and identified views stored before it, and keeps counting after', async () => {
   const db = database.db;
   await migrate(db, '0020_script_locks');
-  const [ws, acme, one, two] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+  const { workspace: ws, organisation: acme } = await workspaceWithOrganisation(
+    db,
+    'https://site.example',
+  );
+  const [one, two] = [randomUUID(), randomUUID()];
   const [morning, night, unknown] = [randomUUID(), randomUUID(), randomUUID()];
-  await sql`
-    INSERT INTO workspaces (id, name, url, usage_limit)
-    VALUES (${ws}, 'Site', 'https://site.example', 1000)`.execute(db);
-  await sql`
-    INSERT INTO organisations (workspace_id, id, domain, name)
-    VALUES (${ws}, ${acme}, 'acme.com', 'Acme')`.execute(db);
   // Visitor one: Acme's, twice, the second time until past midnight. Visitor two: unknown.
   await sql`
     INSERT INTO sessions (workspace_id, id, visitor_id, organisation_id, started_at, ended_at, pageviews)
