@@ -168,10 +168,43 @@ describe('month partitions of events and sessions', () => {
     );
     expect(due.rows[0]?.january).toBeGreaterThan(0);
     expect(due.rows[0]?.february).toBeGreaterThan(0);
+    // January's sessions delivered to a subscriber, and still in the outbox: they go with the
+    // month, not row by row.
+    const { id: subscriber } = await t.operator();
+    const { rows: januarySessions } = await sql<{ id: string }>`
+      SELECT id FROM sessions_2026_01 WHERE workspace_id = ${w.id}`.execute(db);
+    for (const { id } of januarySessions) {
+      await db
+        .insertInto('webhook_deliveries')
+        .values({
+          id: randomUUID(),
+          user_id: subscriber,
+          workspace_id: w.id,
+          event: 'session.ended',
+          organisation_id: null,
+          session_id: id,
+          event_id: null,
+          segment_id: null,
+          body: '{}',
+        })
+        .execute();
+      await db
+        .insertInto('outbox_events')
+        .values({ kind: 'session.ended', workspace_id: w.id, session_id: id })
+        .execute();
+    }
     const expired = await deleteExpired(db, 1, new Date(MIDNIGHT + 2 * DAY));
     expect(await attached('%2026_01')).toEqual([]);
     expect(expired.sessions).toBe((due.rows[0]?.january ?? 0) + (due.rows[0]?.february ?? 0));
+    expect(expired.deliveries).toBe(januarySessions.length);
     expect(await placed(w.id)).toEqual({ sessions: [], events: [] });
+    const left = await sql<{ deliveries: number; outbox: number }>`
+      SELECT (SELECT count(*) FROM webhook_deliveries WHERE workspace_id = ${w.id})::int
+          AS deliveries,
+        (SELECT count(*) FROM outbox_events WHERE workspace_id = ${w.id})::int AS outbox`.execute(
+      db,
+    );
+    expect(left.rows[0]).toEqual({ deliveries: 0, outbox: 0 });
     const retired = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM pg_class
       WHERE relname ~ ${`^(retired_)?(${PARTITIONED.join('|')})_2026_01$`}`.execute(db);
