@@ -466,20 +466,28 @@ describe('CSV exports', () => {
     // Connections of this database that run a query or sit in a transaction, seen 5 times
     // in a row (a moment between two batches is not enough).
     let quiet = 0;
+    let busy: unknown[] = [];
     const idle = async () => {
-      const { rows } = await sql`SELECT 1 FROM pg_stat_activity
+      const { rows } = await sql`SELECT state, left(query, 100) AS query FROM pg_stat_activity
         WHERE datname = current_database() AND pid <> pg_backend_pid()
           AND (state LIKE 'idle in transaction%' OR state = 'active')`.execute(db);
+      busy = rows;
       quiet = rows.length === 0 ? quiet + 1 : 0;
       return quiet >= 5;
     };
+    // A wait that runs out says what still held a connection.
+    const untilIdle = (ms: number) =>
+      until(idle, ms).catch((error: Error) => {
+        throw new Error(`${error.message}; still busy: ${JSON.stringify(busy)}`);
+      });
     // More stalled downloads than the pool has connections (10).
     const stalled = await Promise.all(Array.from({ length: 12 }, () => stall(path, token)));
     try {
       // Each export writes until the client's buffers are full, then waits without a
       // connection: no query running, no transaction left open. Twelve exports filling
-      // their buffers took up to 85 s on a slow shared machine.
-      await until(idle, 150_000);
+      // their buffers took up to 85 s on a slow shared machine, and over 150 s on a slower
+      // one beside the other test files.
+      await untilIdle(300_000);
       for (const { response } of stalled) expect(response.complete).toBe(false); // mid-file
       for (let i = 0; i < 15; i++) {
         expect((await api('GET', `/v1/workspaces/${ws}/organisations?size=1`)).status).toBe(200);
@@ -488,11 +496,11 @@ describe('CSV exports', () => {
       for (const { request } of stalled) request.destroy();
     }
     quiet = 0;
-    await until(idle, 150_000);
+    await untilIdle(150_000);
     const whole = await csv(path, token);
     expect(whole.rows.length - 1).toBe(30000);
     expect(new Set(whole.rows.slice(1).map((row) => row[16])).size).toBe(30000);
-  }, 360_000);
+  }, 600_000);
 });
 
 /** Starts a download and stops reading after its first chunk, as a stalled client does. */
