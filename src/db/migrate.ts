@@ -44,6 +44,7 @@ import * as visitorsFromSessions from './migrations/0042_visitors_from_sessions.
 import * as firstSeenFromItsMonth from './migrations/0043_first_seen_from_its_month.js';
 import * as rollupsByMonth from './migrations/0044_rollups_by_month.js';
 import * as sessionMicrosInFloats from './migrations/0045_session_micros_in_floats.js';
+import * as visitorDaysByMonth from './migrations/0046_visitor_days_by_month.js';
 import { ensureMonthPartitions, hasMonthPartitions } from './partitions.js';
 import type { Database } from './schema.js';
 
@@ -94,6 +95,7 @@ const migrations: Record<string, Migration> = {
   '0043_first_seen_from_its_month': firstSeenFromItsMonth,
   '0044_rollups_by_month': rollupsByMonth,
   '0045_session_micros_in_floats': sessionMicrosInFloats,
+  '0046_visitor_days_by_month': visitorDaysByMonth,
 };
 
 /**

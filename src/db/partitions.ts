@@ -3,7 +3,7 @@ import type { Database } from './schema.js';
 
 /**
  * The month partitions of events and sessions (migration 0034, contract §19 storage) and of
- * the stats rollups kept by day or month (0044): made ahead of the traffic that fills them,
+ * the stats rollups kept by day or month (0044, 0046): made ahead of the traffic that fills them,
  * and dropped whole when retention is past them.
  */
 
@@ -24,9 +24,10 @@ export const PARTITIONED = [
   'stats_workspace_days',
   'stats_organisation_months',
   'stats_page_months',
+  'stats_visitor_days',
 ] as const;
 
-type Partitioned = (typeof PARTITIONED)[number];
+export type Partitioned = (typeof PARTITIONED)[number];
 
 /** Those of PARTITIONED that are, in a database migrated only part of the way. */
 async function partitionedNow(db: Kysely<Database>): Promise<Partitioned[]> {
@@ -115,13 +116,16 @@ export async function monthsBefore(db: Kysely<Database>, cutoff: Date): Promise<
 /**
  * Detaches a month's partitions, unless a session of the month ended at `cutoff` or later:
  * from then on no statement on the tables reaches their rows. The check is made under the
- * detach's lock, so no writer extends a session of the month between the two. Answers
- * whether it detached them.
+ * detach's lock, so no writer extends a session of the month between the two. `detached`
+ * runs in the same transaction, after, with the tables whose partitions it detached: what
+ * the rest of the schema keeps of those rows changes with them. Answers whether it detached
+ * them.
  */
 export async function detachMonth(
   db: Kysely<Database>,
   month: Month,
   cutoff: Date,
+  detached?: (trx: Kysely<Database>, tables: Partitioned[]) => Promise<void>,
 ): Promise<boolean> {
   const running = new Error('a session of the month is still going');
   const detach = db.transaction().execute(async (trx) => {
@@ -135,6 +139,7 @@ export async function detachMonth(
           ${month.month}::date)`.execute(trx);
       }
     }
+    const tables: Partitioned[] = [];
     for (const table of PARTITIONED) {
       const partition = month.partitions[table];
       const { rows } = await sql<{ attached: boolean }>`
@@ -144,6 +149,7 @@ export async function detachMonth(
         await sql`ALTER TABLE ${sql.table(table)} DETACH PARTITION ${sql.table(partition)}`.execute(
           trx,
         );
+        tables.push(table);
       }
     }
     const { rows } = await sql<{ running: boolean }>`
@@ -151,6 +157,7 @@ export async function detachMonth(
         WHERE ended_at >= ${cutoff.toISOString()}::timestamptz) AS running`.execute(trx);
     // Thrown to roll the detach back.
     if (rows[0]?.running) throw running;
+    await detached?.(trx, tables);
   });
   return detach.then(
     () => true,

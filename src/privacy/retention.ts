@@ -159,7 +159,11 @@ async function dropMonths(
     // and the step is done again.
     if (
       month.attached &&
-      !(await againIfTransient(() => detachMonth(db, month, new Date(cutoff))))
+      !(await againIfTransient(() =>
+        detachMonth(db, month, new Date(cutoff), async (trx, detached) => {
+          if (detached.includes('stats_visitor_days')) await countsWithoutMonth(trx, month);
+        }),
+      ))
     ) {
       total.waiting = month;
       break;
@@ -186,14 +190,12 @@ async function dropRetired(db: Kysely<Database>): Promise<void> {
  * renamed to be dropped, in one transaction. DROP fires no trigger, so this does what the
  * delete triggers would, for a month at once (test/stats/writer-rollups.test.ts recounts
  * every rollup after it):
- * - the rollups by a session's first day or an event's day (sources, organisations, pages)
- *   and their monthly sums are partitioned by month too: their month went with the
- *   sessions' (detachMonth), and is renamed and dropped with it;
+ * - the rollups by a session's first day or an event's day (sources, organisations, pages),
+ *   their monthly sums and the visitors' days are partitioned by month too: their month went
+ *   with the sessions' (detachMonth, which moved the visitor counts with the days:
+ *   countsWithoutMonth), and is renamed and dropped with it;
  * - the month's sessions that went on into the next month leave theirs through the triggers
  *   (their later events) and the visitor rollup's own function (their later days);
- * - the visitor rollup loses the month's days; the month being the oldest there is, the
- *   counts of later days whose previous day lay in it move to "no previous day" as they
- *   stand, rather than be counted again visitor by visitor;
  * - organisation figures lose the month's ended sessions, and first and last seen are read
  *   again where a session of the month held them.
  */
@@ -277,40 +279,22 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     // with an old timestamp) is in their default partitions, as the rows are in the
     // sessions' and events': nothing to count again.
 
-    // Visitors. The month's days go, every one: what touched them were the month's sessions
-    // and those that came after the detach (the month before, the oldest, went with its own
-    // later days, and older rows of the default partition went row by row before). Read in
-    // one pass of the table, not visitor by visitor: on the year-of-traffic bench, 1.6 s
-    // against 8.1 s of look-ups for January's 818,000 sessions. A visitor's later day whose
-    // previous day lay in the month now has none: the month is the oldest there is (months
-    // go oldest first), so its counts move to "no previous day" as they are, without reading
-    // any visitor's days again. Then what stays of the month (rows that came after the
-    // detach) is added back through stats_add_visitors, as the writer adds a session.
-    await run(sql`DELETE FROM stats_visitor_days WHERE ${inMonth}`);
-    await run(sql`DELETE FROM stats_visitor_counts WHERE ${inMonth}`);
-    await keep(
-      'previous_in_month',
-      sql`
-        SELECT ctid AS at, workspace_id, day, identified, visitors FROM stats_visitor_counts
-        WHERE previous_day < ${next}`,
-    );
-    await run(sql`
-      DELETE FROM stats_visitor_counts WHERE ctid = ANY (ARRAY(SELECT at FROM previous_in_month))`);
-    await run(sql`
-      INSERT INTO stats_visitor_counts AS t
-        (workspace_id, day, identified, previous_day, visitors)
-      SELECT workspace_id, day, identified, NULL, sum(visitors)
-      FROM previous_in_month GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-      ON CONFLICT (workspace_id, day, identified, previous_day) DO UPDATE
-        SET visitors = t.visitors + excluded.visitors`);
-    await run(sql`
-      SELECT stats_add_visitors(array_agg(workspace_id), array_agg(visitor_id), array_agg(day),
-        array_agg(sessions), array_agg(attributed))
-      FROM (SELECT workspace_id, visitor_id, day, count(*)::int AS sessions,
-              count(organisation_id)::int AS attributed
-            FROM (SELECT * ${staying}) s, stats_session_days(s.started_at, s.ended_at) day
-            WHERE day >= ${first} AND day < ${next} GROUP BY 1, 2, 3) d
-      HAVING count(*) > 0`);
+    // Visitors. The month's days went with their partition, and their counts with them
+    // (detachMonth). A month detached before the days were partitioned (migration 0046) has
+    // them still in the table: they go here, and their counts with them, before what stays of
+    // the month (rows that came after the detach) is added back as the writer adds a session.
+    if (!(await tableExists(trx, month.partitions.stats_visitor_days))) {
+      await run(sql`DELETE FROM stats_visitor_days WHERE ${inMonth}`);
+      await countsWithoutMonth(trx, month);
+      await run(sql`
+        SELECT stats_add_visitors(array_agg(workspace_id), array_agg(visitor_id),
+          array_agg(day), array_agg(sessions), array_agg(attributed))
+        FROM (SELECT workspace_id, visitor_id, day, count(*)::int AS sessions,
+                count(organisation_id)::int AS attributed
+              FROM (SELECT * ${staying}) s, stats_session_days(s.started_at, s.ended_at) day
+              WHERE day >= ${first} AND day < ${next} GROUP BY 1, 2, 3) d
+        HAVING count(*) > 0`);
+    }
 
     // Organisation figures and places, by the month's ended sessions. A row the month takes
     // to nothing goes in one write; only the rest are updated, each once (most of a month's
@@ -351,6 +335,41 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     const done = counted[0] ?? { sessions: 0, events: 0, deliveries: 0 };
     return { ...done, events: done.events + (later[0]?.n ?? 0) };
   });
+}
+
+/**
+ * The visitor counts without a month's days, when the days go whole (their partition
+ * detached, or deleted at once). The month is the oldest there is (months go oldest first,
+ * and older rows went one by one before), so a later day whose previous day lay in it now has
+ * none: its counts move to "no previous day" as they stand, in one pass of the counts,
+ * without reading any visitor's days again.
+ */
+async function countsWithoutMonth(trx: Kysely<Database>, month: Month): Promise<void> {
+  const { first, next } = monthBounds(month);
+  await sql`DELETE FROM stats_visitor_counts WHERE day >= ${first} AND day < ${next}`.execute(trx);
+  await keepTable(
+    trx,
+    'previous_in_month',
+    sql`
+      SELECT ctid AS at, workspace_id, day, identified, visitors FROM stats_visitor_counts
+      WHERE previous_day < ${next}`,
+  );
+  await sql`
+    DELETE FROM stats_visitor_counts WHERE ctid = ANY (ARRAY(SELECT at FROM previous_in_month))
+  `.execute(trx);
+  await sql`
+    INSERT INTO stats_visitor_counts AS t (workspace_id, day, identified, previous_day, visitors)
+    SELECT workspace_id, day, identified, NULL, sum(visitors)
+    FROM previous_in_month GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+    ON CONFLICT (workspace_id, day, identified, previous_day) DO UPDATE
+      SET visitors = t.visitors + excluded.visitors`.execute(trx);
+}
+
+/** Whether a table of that name exists. */
+async function tableExists(trx: Kysely<Database>, name: string): Promise<boolean> {
+  const { rows } = await sql<{ found: boolean }>`
+    SELECT to_regclass(${name}) IS NOT NULL AS found`.execute(trx);
+  return rows[0]?.found === true;
 }
 
 /** A temporary table of keys, analysed: the planner knows nothing of it otherwise. */

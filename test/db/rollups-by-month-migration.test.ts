@@ -6,13 +6,14 @@ import { PARTITIONED } from '../../src/db/partitions.js';
 import { databaseOfItsOwn } from '../helpers/app.js';
 import { workspaceWithOrganisation } from '../helpers/migration-rows.js';
 
-// 0044 moves the stats rollups kept by day or month into month partitions: this fills them
-// on the schema before it, migrates, and checks that every row is as it was, each in its
-// month, and that the triggers and the writer's functions go on keeping them.
+// 0044 moves the stats rollups kept by day or month into month partitions, and 0046 the
+// visitors' days: this fills them on the schema before both, migrates, and checks that every
+// row is as it was, each in its month, and that the triggers and the writer's functions go on
+// keeping them.
 
 const db = databaseOfItsOwn();
 
-// The rollups 0044 partitions: every partitioned table but sessions and events.
+// The rollups 0044 and 0046 partition: every partitioned table but sessions and events.
 const ROLLUPS = PARTITIONED.filter((table) => table.startsWith('stats_'));
 
 /** Every row of the tables, as JSON, in one order. */
@@ -71,7 +72,9 @@ it('keeps every rollup row, each in its month, and the triggers and writers that
   const before = await contents();
   for (const table of ROLLUPS) expect(before[table]?.length, table).toBeGreaterThanOrEqual(4);
 
-  expect(await migrate(k)).toContain('0044_rollups_by_month');
+  expect(await migrate(k)).toEqual(
+    expect.arrayContaining(['0044_rollups_by_month', '0046_visitor_days_by_month']),
+  );
 
   expect(await contents()).toEqual(before);
   const suffix = (at: Date) =>
@@ -109,7 +112,11 @@ it('keeps every rollup row, each in its month, and the triggers and writers that
   await sql`DELETE FROM sessions WHERE id = ${sessions[1]?.id as string}`.execute(k);
   const after = await contents();
   const lastMonth = new Date(starts[1] as number).toISOString().slice(0, 7);
-  for (const table of ['stats_organisation_sources', 'stats_organisation_days']) {
+  for (const table of [
+    'stats_organisation_sources',
+    'stats_organisation_days',
+    'stats_visitor_days',
+  ]) {
     // Its day's rows went, and only those.
     expect(after[table]).toEqual(
       kept[table]?.filter((row) => !(JSON.parse(row).day as string).startsWith(lastMonth)),

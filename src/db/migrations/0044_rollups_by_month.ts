@@ -1,5 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import { rewriteFunction } from '../function-text.js';
+import {
+  BY_PARTITION_AND_PLACE,
+  BY_PLACE,
+  firstSessionsMonth,
+  partitionByMonth,
+} from '../month-partitioning.js';
 
 /**
  * The stats rollups kept by day or by month are partitioned by month like the sessions
@@ -31,11 +37,6 @@ const ROLLUPS = [
   ['stats_page_months', 'month'],
 ] as const;
 
-// A clean-up delete of migration 0035, whole: the rows at the places the look-ups found.
-const BY_PLACE =
-  /WHERE t\.ctid = ANY \(ARRAY\(\s*SELECT x\.ctid FROM([\s\S]*?)\(SELECT t\.ctid FROM([\s\S]*?)\) x\)\);/g;
-const BY_PARTITION_AND_PLACE =
-  'WHERE (t.tableoid, t.ctid) IN (\n          SELECT x.tableoid, x.ctid FROM$1(SELECT t.tableoid, t.ctid FROM$2) x);';
 const WRITERS = [
   ['stats_apply_sessions', 3],
   ['stats_apply_pages', 1],
@@ -97,46 +98,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   `.execute(db);
 
   // The months the sessions have (0034 made them from the data, up to two years back).
-  const { rows: first } = await sql<{ month: string }>`
-    SELECT coalesce(min(to_date(substr(c.relname, 10), 'YYYY_MM')),
-      (now() AT TIME ZONE 'UTC')::date)::text AS month
-    FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-    WHERE i.inhparent = 'sessions'::regclass
-      AND c.relname ~ '^sessions_[0-9]{4}_[0-9]{2}$'`.execute(db);
-  const from = first[0]?.month as string;
-
-  for (const [table, key] of ROLLUPS) {
-    // What is made again on the partitioned table: keys, foreign keys, triggers.
-    const { rows: made } = await sql<{ statement: string }>`
-      SELECT format('ALTER TABLE %I ADD CONSTRAINT %I %s', ${table}::text, conname,
-          pg_get_constraintdef(oid)) AS statement
-      FROM pg_constraint WHERE conrelid = ${table}::regclass AND contype IN ('p', 'u', 'f')
-      UNION ALL
-      SELECT pg_get_indexdef(indexrelid) FROM pg_index i
-      WHERE indrelid = ${table}::regclass AND NOT EXISTS (
-        SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
-      UNION ALL
-      SELECT pg_get_triggerdef(oid) FROM pg_trigger
-      WHERE tgrelid = ${table}::regclass AND NOT tgisinternal`.execute(db);
-    await sql`
-      CREATE TABLE ${sql.table(`${table}_by_month`)} (LIKE ${sql.table(table)} INCLUDING DEFAULTS)
-        PARTITION BY RANGE (${sql.ref(key)})`.execute(db);
-    await sql`CREATE TABLE ${sql.table(`${table}_default`)}
-      PARTITION OF ${sql.table(`${table}_by_month`)} DEFAULT`.execute(db);
-    await sql`ALTER TABLE ${sql.table(table)} RENAME TO ${sql.table(`${table}_old`)}`.execute(db);
-    await sql`ALTER TABLE ${sql.table(`${table}_by_month`)} RENAME TO ${sql.table(table)}`.execute(
-      db,
-    );
-    await sql`
-      SELECT create_month_partitions(${table}, ${from}::date,
-        ((now() AT TIME ZONE 'UTC') + interval '2 months')::date)`.execute(db);
-    await sql`INSERT INTO ${sql.table(table)} SELECT * FROM ${sql.table(`${table}_old`)}`.execute(
-      db,
-    );
-    // Its constraints' and triggers' names are free again.
-    await sql`DROP TABLE ${sql.table(`${table}_old`)}`.execute(db);
-    for (const { statement } of made) await sql.raw(statement).execute(db);
-  }
+  const from = await firstSessionsMonth(db);
+  for (const [table, key] of ROLLUPS) await partitionByMonth(db, table, key, from);
 
   for (const [name, deletes] of WRITERS) {
     await rewriteFunction(db, name, BY_PLACE, BY_PARTITION_AND_PLACE, deletes);
