@@ -9,6 +9,7 @@ import { deleteExpired } from '../../src/privacy/retention.js';
 import { deleteWorkspace, purgeDeletedWorkspace } from '../../src/workspaces/purge.js';
 import { client, startTestApp, type TestApp } from '../helpers/app.js';
 import { collector, pageview, visit } from '../helpers/collect.js';
+import { sessionDeliveries } from '../helpers/webhooks.js';
 
 // Events and sessions are partitioned by month (migration 0034, contract §19): visits on both
 // sides of a month's end, through the real collector and workers, then retention, forget and
@@ -175,21 +176,13 @@ describe('month partitions of events and sessions', () => {
     const { id: subscriber } = await t.operator();
     const { rows: januarySessions } = await sql<{ id: string }>`
       SELECT id FROM sessions_2026_01 WHERE workspace_id = ${w.id}`.execute(db);
+    await sessionDeliveries(
+      db,
+      w.id,
+      subscriber,
+      januarySessions.map(({ id }) => id),
+    );
     for (const { id } of januarySessions) {
-      await db
-        .insertInto('webhook_deliveries')
-        .values({
-          id: randomUUID(),
-          user_id: subscriber,
-          workspace_id: w.id,
-          event: 'session.ended',
-          organisation_id: null,
-          session_id: id,
-          event_id: null,
-          segment_id: null,
-          body: '{}',
-        })
-        .execute();
       await db
         .insertInto('outbox_events')
         .values({ kind: 'session.ended', workspace_id: w.id, session_id: id })

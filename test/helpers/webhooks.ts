@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
+import type { Database } from '../../src/db/schema.js';
 import type { AppDeps } from '../../src/http/api.js';
 import { upsertIpRanges } from '../../src/identify/ip-ranges.js';
 import { client, startTestApp, type TestApp } from './app.js';
@@ -46,4 +48,32 @@ export async function operatorWith(t: TestApp, url: string, mode: 'session' | 'e
   const deliveries = async (): Promise<Record<string, unknown>[]> =>
     (await api('GET', '/radar/operator/v1/webhooks/deliveries?size=100')).body.data;
   return { id: operator.id, api, workspace, send, deliveries };
+}
+
+/** A `session.ended` delivery to `userId` for each of the sessions, as the webhook worker
+ * leaves them (`delivered` says whether it was answered). */
+export async function sessionDeliveries(
+  db: Kysely<Database>,
+  workspaceId: string,
+  userId: string,
+  sessionIds: string[],
+  delivered = false,
+): Promise<void> {
+  for (const sessionId of sessionIds) {
+    await db
+      .insertInto('webhook_deliveries')
+      .values({
+        id: randomUUID(),
+        user_id: userId,
+        workspace_id: workspaceId,
+        event: 'session.ended',
+        organisation_id: null,
+        session_id: sessionId,
+        event_id: null,
+        segment_id: null,
+        body: '{}',
+        ...(delivered ? { last_status_code: 200, delivered_at: new Date() } : {}),
+      })
+      .execute();
+  }
 }

@@ -10,6 +10,7 @@ import { storeVisits } from '../../src/ingest/store.js';
 import { deleteExpired, runRetentionIfDue } from '../../src/privacy/retention.js';
 import { client, startTestApp, type TestApp } from '../helpers/app.js';
 import { collector, pageview, visit } from '../helpers/collect.js';
+import { sessionDeliveries } from '../helpers/webhooks.js';
 
 const DAY = 86_400_000;
 const MIN = 60_000;
@@ -62,24 +63,14 @@ const rows = async (workspaceId: string) => {
 
 /** An outbox row carrying each session, as webhook delivery leaves them. */
 async function deliveriesFor(workspaceId: string, operatorId: string) {
-  for (const session of (await rows(workspaceId)).sessions) {
-    await t.database.db
-      .insertInto('webhook_deliveries')
-      .values({
-        id: randomUUID(),
-        user_id: operatorId,
-        workspace_id: workspaceId,
-        event: 'session.ended',
-        organisation_id: null,
-        session_id: session.id,
-        event_id: null,
-        segment_id: null,
-        body: '{}',
-        last_status_code: 200,
-        delivered_at: new Date(),
-      })
-      .execute();
-  }
+  const { sessions } = await rows(workspaceId);
+  await sessionDeliveries(
+    t.database.db,
+    workspaceId,
+    operatorId,
+    sessions.map((session) => session.id),
+    true,
+  );
 }
 
 describe('retention', () => {
