@@ -45,6 +45,7 @@ import * as firstSeenFromItsMonth from './migrations/0043_first_seen_from_its_mo
 import * as rollupsByMonth from './migrations/0044_rollups_by_month.js';
 import * as sessionMicrosInFloats from './migrations/0045_session_micros_in_floats.js';
 import * as visitorDaysByMonth from './migrations/0046_visitor_days_by_month.js';
+import * as figuresFillfactor from './migrations/0047_figures_fillfactor.js';
 import { ensureMonthPartitions, hasMonthPartitions } from './partitions.js';
 import type { Database } from './schema.js';
 
@@ -96,6 +97,7 @@ const migrations: Record<string, Migration> = {
   '0044_rollups_by_month': rollupsByMonth,
   '0045_session_micros_in_floats': sessionMicrosInFloats,
   '0046_visitor_days_by_month': visitorDaysByMonth,
+  '0047_figures_fillfactor': figuresFillfactor,
 };
 
 /**
