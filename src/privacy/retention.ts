@@ -249,8 +249,9 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
       HAVING count(*) > 0`);
 
     // Rows of the month can still come after it was detached (an event with an old
-    // timestamp): they go to the default partitions, which are held still meanwhile, and
-    // what the rollups count of them is counted again after the month's days go.
+    // timestamp): they go to the default partitions, which are held still meanwhile. The
+    // rollups count them there, as the writer added them; only a month detached before the
+    // visitors' days were partitioned counts its days again (below).
     await run(sql`LOCK TABLE sessions_default, events_default IN SHARE MODE`);
     const staying = sql`FROM sessions WHERE started_at < ${end} AND ended_at >= ${start}`;
     // The month's organisations and their places, from one pass of its ended sessions.
