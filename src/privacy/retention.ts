@@ -214,9 +214,10 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     // figures' update above the thresholds of JIT with inlining and optimisation, which then
     // took 2.7 of its 4.4 s (January of the year bench, EXPLAIN ANALYZE with and without).
     await run(sql`SET LOCAL jit = off`);
-    const { rows: exists } = await sql<{ sessions: boolean; events: boolean }>`
+    const { rows: exists } = await sql<{ sessions: boolean; events: boolean; days: boolean }>`
       SELECT to_regclass(${month.partitions.sessions}) IS NOT NULL AS sessions,
-        to_regclass(${month.partitions.events}) IS NOT NULL AS events`.execute(trx);
+        to_regclass(${month.partitions.events}) IS NOT NULL AS events,
+        to_regclass(${month.partitions.stats_visitor_days}) IS NOT NULL AS days`.execute(trx);
     if (!exists[0]?.sessions) return { sessions: 0, events: 0, deliveries: 0 };
     // The month's deliveries and outbox rows, found from the side that holds fewer: not
     // materialised, `doomed` is the partition itself, with its statistics and its key, not a
@@ -284,7 +285,7 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     // (detachMonth). A month detached before the days were partitioned (migration 0046) has
     // them still in the table: they go here, and their counts with them, before what stays of
     // the month (rows that came after the detach) is added back as the writer adds a session.
-    if (!(await tableExists(trx, month.partitions.stats_visitor_days))) {
+    if (!exists[0]?.days) {
       await run(sql`DELETE FROM stats_visitor_days WHERE ${inMonth}`);
       await countsWithoutMonth(trx, month);
       await run(sql`
@@ -364,13 +365,6 @@ async function countsWithoutMonth(trx: Kysely<Database>, month: Month): Promise<
     FROM previous_in_month GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
     ON CONFLICT (workspace_id, day, identified, previous_day) DO UPDATE
       SET visitors = t.visitors + excluded.visitors`.execute(trx);
-}
-
-/** Whether a table of that name exists. */
-async function tableExists(trx: Kysely<Database>, name: string): Promise<boolean> {
-  const { rows } = await sql<{ found: boolean }>`
-    SELECT to_regclass(${name}) IS NOT NULL AS found`.execute(trx);
-  return rows[0]?.found === true;
 }
 
 /** A temporary table of keys, analysed: the planner knows nothing of it otherwise. */
