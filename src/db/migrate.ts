@@ -46,6 +46,7 @@ import * as rollupsByMonth from './migrations/0044_rollups_by_month.js';
 import * as sessionMicrosInFloats from './migrations/0045_session_micros_in_floats.js';
 import * as visitorDaysByMonth from './migrations/0046_visitor_days_by_month.js';
 import * as figuresFillfactor from './migrations/0047_figures_fillfactor.js';
+import * as parallelSafeFunctions from './migrations/0048_parallel_safe_functions.js';
 import { ensureMonthPartitions, hasMonthPartitions } from './partitions.js';
 import type { Database } from './schema.js';
 
@@ -98,6 +99,7 @@ const migrations: Record<string, Migration> = {
   '0045_session_micros_in_floats': sessionMicrosInFloats,
   '0046_visitor_days_by_month': visitorDaysByMonth,
   '0047_figures_fillfactor': figuresFillfactor,
+  '0048_parallel_safe_functions': parallelSafeFunctions,
 };
 
 /**

@@ -223,21 +223,30 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     // materialised, `doomed` is the partition itself, with its statistics and its key, not a
     // month of sessions the planner knows nothing of (which it sorted on disk to merge them
     // with an empty outbox: 2.6 s of 3.7 on the year bench).
-    const { rows: counted } = await sql<Expired>`
+    const { rows: delivered } = await sql<{ deliveries: number }>`
       WITH doomed AS NOT MATERIALIZED (
         SELECT workspace_id, id FROM ${sessions}
       )${sessionDeliveriesGone(tables)}
+      SELECT (SELECT n FROM deliveries_gone) AS deliveries`.execute(trx);
+    // Counted in a statement of their own: one that deletes cannot use parallel workers.
+    const { rows: counted } = await sql<{ sessions: number; events: number }>`
       SELECT (SELECT count(*) FROM ${sessions})::int AS sessions,
-        ${exists[0]?.events ? sql`(SELECT count(*) FROM ${events})::int` : sql`0`} AS events,
-        (SELECT n FROM deliveries_gone) AS deliveries`.execute(trx);
+        ${exists[0]?.events ? sql`(SELECT count(*) FROM ${events})::int` : sql`0`} AS events
+    `.execute(trx);
 
-    // Sessions that went on into the next month: their events there, through the table (its
-    // triggers take them from the page rollup), and their days there.
+    // Sessions that went on into the next month (found in one pass of the month, which
+    // parallel workers share): their events there, through the table (its triggers take them
+    // from the page rollup), and their days there.
+    await keep(
+      'crossing',
+      sql`
+        SELECT workspace_id, id, visitor_id, organisation_id, started_at, ended_at
+        FROM ${sessions} WHERE ended_at >= ${end}`,
+    );
     const { rows: later } = await sql<{ n: number }>`
       WITH gone AS (
-        DELETE FROM events e USING ${sessions} s
-        WHERE s.ended_at >= ${end} AND e.ts >= ${end}
-          AND e.workspace_id = s.workspace_id AND e.session_id = s.id
+        DELETE FROM events e USING crossing s
+        WHERE e.ts >= ${end} AND e.workspace_id = s.workspace_id AND e.session_id = s.id
         RETURNING 1)
       SELECT count(*)::int AS n FROM gone`.execute(trx);
     await run(sql`
@@ -245,8 +254,8 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
         array_agg(sessions), array_agg(attributed))
       FROM (SELECT workspace_id, visitor_id, day, -count(*)::int AS sessions,
               -count(organisation_id)::int AS attributed
-            FROM ${sessions}, stats_session_days(started_at, ended_at) day
-            WHERE ended_at >= ${end} AND day >= ${next} GROUP BY 1, 2, 3) d
+            FROM crossing, stats_session_days(started_at, ended_at) day
+            WHERE day >= ${next} GROUP BY 1, 2, 3) d
       HAVING count(*) > 0`);
 
     // Rows of the month can still come after it was detached (an event with an old
@@ -334,8 +343,11 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     for (const { name } of partitions) {
       await run(sql`ALTER TABLE ${sql.table(name)} RENAME TO ${sql.table(`retired_${name}`)}`);
     }
-    const done = counted[0] ?? { sessions: 0, events: 0, deliveries: 0 };
-    return { ...done, events: done.events + (later[0]?.n ?? 0) };
+    return {
+      sessions: counted[0]?.sessions ?? 0,
+      events: (counted[0]?.events ?? 0) + (later[0]?.n ?? 0),
+      deliveries: delivered[0]?.deliveries ?? 0,
+    };
   });
 }
 

@@ -93,3 +93,19 @@ describe('db/schema.ts', () => {
     expect(describeAll(declared)).toEqual(describeAll(live));
   });
 });
+
+describe('the schema’s functions', () => {
+  // PostgreSQL decides whether a query may use parallel workers from the functions it calls,
+  // before it inlines them: one pure function left PARALLEL UNSAFE (the default) keeps every
+  // query that calls it on one process (migration 0048).
+  it('marks every immutable function parallel safe', async () => {
+    const { rows } = await sql<{ name: string; parallel: string }>`
+      SELECT proname AS name, proparallel AS parallel FROM pg_proc
+      WHERE pronamespace = current_schema()::regnamespace AND provolatile = 'i'
+      ORDER BY proname`.execute(db.db);
+    expect(rows.map((row) => row.name)).toEqual(
+      expect.arrayContaining(['domain_and_parents', 'session_micros', 'stats_session_days']),
+    );
+    expect(rows.filter((row) => row.parallel !== 's').map((row) => row.name)).toEqual([]);
+  });
+});
