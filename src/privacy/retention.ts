@@ -234,9 +234,9 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
         ${exists[0]?.events ? sql`(SELECT count(*) FROM ${events})::int` : sql`0`} AS events
     `.execute(trx);
 
-    // Sessions that went on into the next month (found in one pass of the month, which
-    // parallel workers share): their events there, through the table (its triggers take them
-    // from the page rollup), and their days there.
+    // Sessions that went on into the next month (found in one pass of the month, where each
+    // of the two statements below scanned it): their events there, through the table (its
+    // triggers take them from the page rollup), and their days there.
     await keep(
       'crossing',
       sql`
