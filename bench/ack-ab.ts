@@ -13,6 +13,7 @@ import path from 'node:path';
 import {
   type BenchServer,
   chosenLoads,
+  drained,
   drive,
   type Load,
   startBenchServer,
@@ -40,13 +41,9 @@ const median = (values: number[]) => {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 
-async function drained(server: BenchServer) {
+async function processed(server: BenchServer) {
   await server.workers('start');
-  for (;;) {
-    const backlog = (await server.metrics()).get('footfall_ingest_backlog_events') ?? 0;
-    if (backlog === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await drained(server);
   await server.workers('stop');
 }
 
@@ -73,7 +70,7 @@ for (const load of chosenLoads()) {
     const script = load.fresh ? server.freshScript : server.script;
     await drive(`${server.url}/bench/bare`, load, script, WARM_UP_S);
     await drive(`${server.url}/t/collect`, load, script, WARM_UP_S);
-    await drained(server);
+    await processed(server);
   }
   const seen = new Map<
     string,
@@ -93,7 +90,7 @@ for (const load of chosenLoads()) {
       rates.set(name, slice.collect);
     }
     perRound.push((rates.get('B') ?? 0) / (rates.get('A') ?? 1));
-    for (const { server } of versions) await drained(server);
+    for (const { server } of versions) await processed(server);
   }
   const a = seen.get('A');
   const b = seen.get('B');

@@ -14,6 +14,7 @@ import path from 'node:path';
 import {
   type BenchServer,
   chosenLoads,
+  drained,
   drive,
   type Load,
   startBenchServer,
@@ -119,11 +120,3 @@ console.log(
 for (const { server } of versions) await server.stop();
 console.log(`nothing acknowledged lost: ${lost === 0 ? 'yes' : `no, ${lost} events`}`);
 if (lost > 0) process.exitCode = 1;
-
-/** Until the server's inbox is empty (a version without one has nothing waiting). */
-async function drained(server: BenchServer): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 50)); // requests still in flight
-  while (((await server.metrics()).get('footfall_ingest_backlog_events') ?? 0) > 0) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -14,7 +14,13 @@
 // measured, as with collectors and workers on machines of their own, and drain the inbox after.
 
 import type autocannon from 'autocannon';
-import { CONNECTIONS, chosenLoads, drive, startBenchServer } from './lib/collector-loads.js';
+import {
+  CONNECTIONS,
+  chosenLoads,
+  drained,
+  drive,
+  startBenchServer,
+} from './lib/collector-loads.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 15);
 const ACK_ALONE = process.env.BENCH_ACK_ALONE === '1' && Number(process.env.BENCH_WORKERS) > 0;
@@ -29,13 +35,6 @@ console.log(
 const line = (name: string, r: autocannon.Result) =>
   `| ${name} | ${Math.round(r.requests.average)} | ${r.latency.p50} | ${r.latency.p99} | ${r['2xx']} | ${r.non2xx + r.errors + r.timeouts} |`;
 let lost = 0;
-async function drained() {
-  let backlog = Number.POSITIVE_INFINITY;
-  while (backlog > 0) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    backlog = (await server.metrics()).get('footfall_ingest_backlog_events') ?? 0;
-  }
-}
 for (const load of loads) {
   const script = load.fresh ? server.freshScript : server.script;
   const workspace = load.fresh ? server.freshWorkspace : server.workspace;
@@ -46,7 +45,7 @@ for (const load of loads) {
     bareCpu === null ? null : (((server.cpu().collector ?? 0) - bareCpu) / bare['2xx']) * 1000;
   await drive(`${server.url}/t/collect`, load, script, WARM_UP_S);
   // The warm-up's events are counted as stored before, so they must be stored by then.
-  await drained();
+  await drained(server);
   if (ACK_ALONE) await server.workers('stop');
   const before = {
     events: await server.count('events', workspace),
@@ -60,7 +59,7 @@ for (const load of loads) {
   // Acknowledged is not yet processed (contract §19): the workers drain the inbox.
   const drainStarted = performance.now();
   if (ACK_ALONE) await server.workers('start');
-  await drained();
+  await drained(server);
   const drainSeconds = (performance.now() - drainStarted) / 1000;
   const cpu = server.cpu();
   const stored = (await server.count('events', workspace)) - before.events;

@@ -137,6 +137,17 @@ export function drive(
   });
 }
 
+/**
+ * Until the server's inbox is empty. Asked of its database, not of /metrics: each scrape sums
+ * the whole inbox (twice, once per gauge), and polled every 50–100 ms through a drain of
+ * 135,000 requests those sums took 24 of PostgreSQL's 130 busy seconds, which the benches
+ * counted as the cost of processing (docs/performance.md).
+ */
+export async function drained(server: BenchServer): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 50)); // requests still in flight
+  while (await server.waiting()) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
 /** A running bench server (bench/server.ts of some checkout) over a database of its own. */
 export interface BenchServer {
   url: string;
@@ -148,6 +159,8 @@ export interface BenchServer {
   count(table: string, workspace: string): Promise<number>;
   /** The server's metrics, as name{labels} → value. */
   metrics(): Promise<Map<string, number>>;
+  /** Whether acknowledged requests wait in its inbox (false for a version without one). */
+  waiting(): Promise<boolean>;
   /**
    * CPU seconds so far of the server (with its worker processes), of its process alone, and
    * of its (embedded) database; null where unknown.
@@ -214,6 +227,10 @@ export async function startBenchServer(
   stdout.resume();
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
+  const { rows: inbox } = await client.query(
+    `SELECT to_regclass('ingest_inbox') IS NOT NULL AS is`,
+  );
+  const hasInbox = inbox[0].is === true;
   return {
     ...ready,
     count: async (table, workspace) =>
@@ -231,6 +248,11 @@ export async function startBenchServer(
             return [line.slice(0, at), Number(line.slice(at + 1))] as const;
           }),
       ),
+    // One probe of the lanes' index: the backlog gauge of /metrics sums the whole inbox.
+    waiting: async () =>
+      hasInbox &&
+      ((await client.query('SELECT 1 FROM ingest_inbox ORDER BY shard, id LIMIT 1')).rowCount ??
+        0) > 0,
     cpu: () => ({
       server: server.pid ? treeCpuSeconds(server.pid) : null,
       collector: server.pid ? ownCpuSeconds(server.pid) : null,

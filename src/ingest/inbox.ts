@@ -120,6 +120,7 @@ export class BacklogGauge {
   private last: Backlog = { events: 0, requests: 0, lagSeconds: 0 };
   private readAt = 0;
   private reading: Promise<void> | null = null;
+  private scraping: Promise<Backlog> | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -132,11 +133,23 @@ export class BacklogGauge {
     return this.last.events > this.max;
   }
 
-  /** A reading of now, taken after every append acknowledged so far (for /metrics). */
-  async current(): Promise<Backlog> {
-    this.last = await readBacklog(this.db);
-    this.readAt = Date.now();
-    return this.last;
+  /**
+   * A reading of now, taken after every append acknowledged so far (for /metrics). Calls in
+   * the same turn of the event loop share it: a scrape asks for both gauges at once, and
+   * each reading sums the whole inbox.
+   */
+  current(): Promise<Backlog> {
+    if (!this.scraping) {
+      this.scraping = readBacklog(this.db).then((backlog) => {
+        this.last = backlog;
+        this.readAt = Date.now();
+        return backlog;
+      });
+      setImmediate(() => {
+        this.scraping = null;
+      });
+    }
+    return this.scraping;
   }
 
   /** A reading; one already under way is fresh enough and is shared. */

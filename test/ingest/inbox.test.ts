@@ -1,13 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/auth/users.js';
 import { connect, type Db } from '../../src/db/connect.js';
 import { migrate } from '../../src/db/migrate.js';
+import type { Database } from '../../src/db/schema.js';
 import { UNKNOWN_LOCATION } from '../../src/identify/geo.js';
 import { Identities } from '../../src/identify/identity.js';
 import { InboxWorker } from '../../src/ingest/drain.js';
-import { INBOX_VACUUM, inboxSink, vacuumInbox } from '../../src/ingest/inbox.js';
+import {
+  BacklogGauge,
+  backlogMetrics,
+  INBOX_VACUUM,
+  inboxSink,
+  vacuumInbox,
+} from '../../src/ingest/inbox.js';
 import { ingestMetrics } from '../../src/ingest/metrics.js';
 import type { IngestRecord } from '../../src/ingest/record.js';
 import { writeWithin } from '../../src/ingest/writer.js';
@@ -109,6 +117,35 @@ describe('the inbox', () => {
       'footfall_ingest_quarantined_total',
     );
     expect(counted).toContain('footfall_ingest_quarantined_total{reason="unreadable"} 1');
+  });
+
+  it('sums the inbox once per scrape of /metrics, and again at the next scrape', async () => {
+    // The same pool, with every statement that reads the inbox's backlog counted.
+    let sums = 0;
+    const counted = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: one.pool }),
+      log: (event) => {
+        if (event.query.sql.includes('sum(events)')) sums++;
+      },
+    });
+    const registry = new Registry();
+    backlogMetrics(registry, new BacklogGauge(counted, 1_000_000));
+    const waiting = async () =>
+      Number(/footfall_ingest_backlog_events (\d+)/.exec(await registry.metrics())?.[1]);
+    const sink = inboxSink(one.db, ingestMetrics());
+    const on = await script();
+    await sink.add([record(on, randomUUID(), 'https://shop.example/a')]);
+
+    const before = await waiting();
+    expect(before).toBeGreaterThanOrEqual(1);
+    expect(sums).toBe(1); // both gauges, one reading
+    await sink.add([
+      record(on, randomUUID(), 'https://shop.example/b'),
+      record(on, randomUUID(), 'https://shop.example/c'),
+    ]);
+    expect(await waiting()).toBe(before + 2); // read again, not the last scrape's
+    expect(sums).toBe(2);
+    await sql`DELETE FROM ingest_inbox WHERE workspace_id = ${on.workspaceId}`.execute(one.db);
   });
 
   it('lets a steady trickle of requests gather into large batches, or takes them as they come', async () => {
