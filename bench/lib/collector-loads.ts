@@ -138,10 +138,10 @@ export function drive(
 }
 
 /**
- * Until the server's inbox is empty. Asked of its database, not of /metrics: each scrape sums
- * the whole inbox (twice, once per gauge), and polled every 50–100 ms through a drain of
- * 135,000 requests those sums took 24 of PostgreSQL's 130 busy seconds, which the benches
- * counted as the cost of processing (docs/performance.md).
+ * Until the server's inbox is empty. Asked of its database, not of /metrics: a scrape sums
+ * the whole inbox, and when the benches polled /metrics every 50–200 ms through a drain of
+ * 135,000 requests, those sums took 24 of PostgreSQL's 130 busy seconds, counted as the cost
+ * of processing (docs/performance.md).
  */
 export async function drained(server: BenchServer): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 50)); // requests still in flight
