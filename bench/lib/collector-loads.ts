@@ -8,6 +8,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { INGEST_SHARDS } from '../../src/ingest/inbox.js';
 import { ownCpuSeconds, treeCpuSeconds } from './cpu.js';
 import { benchDatabase } from './database.js';
 
@@ -162,6 +163,12 @@ export interface BenchServer {
   /** Whether acknowledged requests wait in its inbox (false for a version without one). */
   waiting(): Promise<boolean>;
   /**
+   * Seconds since the oldest request waiting in its inbox was acknowledged (0: none), as
+   * footfall_ingest_lag_seconds says but from the oldest row of each lane, not a sum over the
+   * inbox; null for a version without one.
+   */
+  lag(): Promise<number | null>;
+  /**
    * CPU seconds so far of the server (with its worker processes), of its process alone, and
    * of its (embedded) database; null where unknown.
    */
@@ -253,6 +260,16 @@ export async function startBenchServer(
       hasInbox &&
       ((await client.query('SELECT 1 FROM ingest_inbox ORDER BY shard, id LIMIT 1')).rowCount ??
         0) > 0,
+    lag: async () => {
+      if (!hasInbox) return null;
+      const { rows } = await client.query(
+        `SELECT coalesce(extract(epoch FROM now() - min(o.received_at)), 0)::float8 AS lag
+         FROM generate_series(0, $1::int - 1) lane, LATERAL (
+           SELECT received_at FROM ingest_inbox WHERE shard = lane ORDER BY id LIMIT 1) o`,
+        [INGEST_SHARDS],
+      );
+      return Math.max(0, Number(rows[0].lag));
+    },
     cpu: () => ({
       server: server.pid ? treeCpuSeconds(server.pid) : null,
       collector: server.pid ? ownCpuSeconds(server.pid) : null,
