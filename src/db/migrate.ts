@@ -47,6 +47,7 @@ import * as sessionMicrosInFloats from './migrations/0045_session_micros_in_floa
 import * as visitorDaysByMonth from './migrations/0046_visitor_days_by_month.js';
 import * as figuresFillfactor from './migrations/0047_figures_fillfactor.js';
 import * as parallelSafeFunctions from './migrations/0048_parallel_safe_functions.js';
+import * as sessionsDueToEnd from './migrations/0049_sessions_due_to_end.js';
 import { ensureMonthPartitions, hasMonthPartitions } from './partitions.js';
 import type { Database } from './schema.js';
 
@@ -100,6 +101,7 @@ const migrations: Record<string, Migration> = {
   '0046_visitor_days_by_month': visitorDaysByMonth,
   '0047_figures_fillfactor': figuresFillfactor,
   '0048_parallel_safe_functions': parallelSafeFunctions,
+  '0049_sessions_due_to_end': sessionsDueToEnd,
 };
 
 /**

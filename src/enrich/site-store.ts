@@ -52,16 +52,17 @@ export async function countDueDomains(db: Kysely<Database>): Promise<number> {
 /**
  * Claims up to `limit` domains that are due (never read, or past their next read), still
  * belong to an organisation and have no directory entry, and leases them to the caller:
- * several servers never read one domain at once.
+ * several servers never read one domain at once. The claim is an array taken once, not
+ * `IN (SELECT … LIMIT …)`, which PostgreSQL may run again for every row (outbox/events.ts).
  */
 export async function claimDueDomains(db: Kysely<Database>, limit: number): Promise<string[]> {
   const { rows } = await sql<{ domain: string }>`
     UPDATE company_sites SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
-    WHERE domain IN (
+    WHERE domain = ANY(ARRAY(
       SELECT s.domain FROM company_sites s WHERE ${DUE}
       ORDER BY s.next_fetch_at
       LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED)
+      FOR UPDATE SKIP LOCKED))
     RETURNING domain`.execute(db);
   return rows.map((row) => row.domain);
 }

@@ -152,6 +152,13 @@ export const FAN_OUT_BATCH = 1000;
  * statement: the events are deleted and each subscriber's deliveries inserted together, so
  * an event is delivered to all or (on failure) stays for the next round. Rows are claimed
  * with SKIP LOCKED, so any number of servers can run it. Answers the events fanned out.
+ *
+ * The claim is an array, taken once. As `id IN (SELECT … LIMIT …)` PostgreSQL may make it a
+ * semi-join that runs the claim again for every row of the table, each run taking its own
+ * batch: it does when the table's statistics say it is empty, as they often do for a queue
+ * that autovacuum analysed between two rounds. On the collector bench a round then took
+ * 80–210 s and fanned out 22,000 events, not 1,000; its snapshot, held that long, kept
+ * vacuum from every table the workers churn (docs/performance.md).
  */
 export async function fanOut(
   db: Kysely<Database>,
@@ -164,8 +171,8 @@ export async function fanOut(
     .map((insert, index) => sql`, ${sql.ref(`to_${index}`)} AS (${insert})`);
   const { rows } = await sql<{ events: number }>`
     WITH due AS (
-      DELETE FROM outbox_events WHERE id IN (
-        SELECT id FROM outbox_events ORDER BY id LIMIT ${batch} FOR UPDATE SKIP LOCKED)
+      DELETE FROM outbox_events WHERE id = ANY(ARRAY(
+        SELECT id FROM outbox_events ORDER BY id LIMIT ${batch} FOR UPDATE SKIP LOCKED))
       RETURNING kind, workspace_id, organisation_id, session_id, event_id, segment_id, url,
         contact_id
     )${sql.join(fanned, sql``)}

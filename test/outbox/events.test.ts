@@ -151,6 +151,30 @@ describe('the event outbox', () => {
     );
     expect(distinct[0]).toEqual({ n: 300, all: 300 });
   });
+
+  it('fans out one batch a round even when the statistics say the outbox is empty', async () => {
+    await sql`TRUNCATE fake_deliveries, chat_deliveries`.execute(handle.db);
+    const workspaceId = randomUUID();
+    const returned = (count: number) =>
+      record(
+        Array.from({ length: count }, () => ({
+          kind: 'organisation.returned' as const,
+          workspaceId,
+          organisationId: randomUUID(),
+        })),
+      );
+    // As autovacuum may find a queue between two rounds: pages of dead rows, none alive.
+    await returned(400);
+    await sql`DELETE FROM outbox_events`.execute(handle.db);
+    await sql`ANALYZE outbox_events`.execute(handle.db);
+    await returned(400);
+    const subscribers = [tableSubscriber('fake_deliveries', ['organisation.returned'])];
+    expect(await fanOut(handle.db, subscribers, 100)).toBe(100);
+    expect(await pending()).toBe(300);
+    expect(await rows('fake_deliveries')).toHaveLength(100);
+    while ((await fanOut(handle.db, subscribers, 100)) > 0);
+    expect(await rows('fake_deliveries')).toHaveLength(400);
+  });
 });
 
 describe("every subscriber's deliveries, in one place", () => {
