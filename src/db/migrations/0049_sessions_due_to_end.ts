@@ -11,6 +11,9 @@ import { type Kysely, sql } from 'kysely';
  * one minute, growing by as much each minute (docs/performance.md). With this index a round
  * reads only the sessions it ends. The writer's update of a session's last event already
  * wrote a new version with index entries (its updates were not HOT): this adds one entry.
+ *
+ * Building it reads every month of sessions once, and the writers wait for it meanwhile;
+ * the collector goes on acknowledging, into the inbox, which the workers drain after.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
