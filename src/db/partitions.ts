@@ -3,8 +3,9 @@ import type { Database } from './schema.js';
 
 /**
  * The month partitions of events and sessions (migration 0034, contract §19 storage) and of
- * the stats rollups kept by day or month (0044, 0046): made ahead of the traffic that fills
- * them, and dropped whole when retention is past them.
+ * the stats rollups kept by day or month (0044, 0046) and the organisation figures by month
+ * (0050): made ahead of the traffic that fills them, and dropped whole when retention is past
+ * them.
  */
 
 /** Months made ahead of the current one, so a month's first event never waits for DDL. */
@@ -25,6 +26,7 @@ export const PARTITIONED = [
   'stats_organisation_months',
   'stats_page_months',
   'stats_visitor_days',
+  'organisation_place_months',
 ] as const;
 
 export type Partitioned = (typeof PARTITIONED)[number];

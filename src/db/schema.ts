@@ -44,7 +44,7 @@ export interface Database {
   ingest_inbox: IngestInboxTable;
   ingest_quarantine: IngestQuarantineTable;
   ingest_event_ids: IngestEventIdTable;
-  organisation_locations: OrganisationLocationTable;
+  organisation_place_months: OrganisationPlaceMonthTable;
   stats_organisation_sources: StatsOrganisationSourceTable;
   stats_source_days: StatsSourceDayTable;
   stats_page_days: StatsPageDayTable;
@@ -608,12 +608,23 @@ export interface OrganisationFiguresTable {
   last_seen: Date | null;
 }
 
-export interface OrganisationLocationTable {
+/**
+ * An organisation's ended sessions of one month (by their start) and one place (0050): its
+ * places, and what organisation_figures counts, by month.
+ */
+export interface OrganisationPlaceMonthTable {
   workspace_id: string;
   organisation_id: string;
+  /** The month's first day. */
+  month: string;
+  /** Empty where unknown. */
   city: string;
   country: string;
   sessions: number;
+  pageviews: string;
+  micros: string;
+  first_seen: Date | null;
+  last_seen: Date | null;
 }
 
 export interface StatsOrganisationDayTable {

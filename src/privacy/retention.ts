@@ -7,6 +7,7 @@ import {
   monthBounds,
   monthsBefore,
   PARTITIONED,
+  withinSession,
 } from '../db/partitions.js';
 import type { Database } from '../db/schema.js';
 import { deliveryTables, sessionDeliveriesGone } from '../outbox/deliveries.js';
@@ -67,7 +68,10 @@ function addExpired(total: Expired, done: Expired): void {
 
 /**
  * Deletes the sessions before `cutoff` that also meet `only`, a batch per transaction, with
- * their events and deliveries, workspace by workspace.
+ * their events and deliveries. A batch gathers the sessions of as many workspaces as it
+ * takes, one after another: a day's sessions are spread over every workspace, and deleting
+ * them a workspace per statement paid each statement's triggers a hundred times over on the
+ * year-of-traffic bench (7 ms a workspace for a few sessions each).
  */
 async function deleteRows(
   db: Kysely<Database>,
@@ -77,53 +81,68 @@ async function deleteRows(
   only: RawBuilder<unknown>,
 ): Promise<Expired> {
   const total: Expired = { sessions: 0, events: 0, deliveries: 0 };
-  const workspaces = await db.selectFrom('workspaces').select('id').execute();
-  for (const { id } of workspaces) {
-    const removedBefore = total.sessions;
-    for (;;) {
-      const rows = await againIfTransient(() =>
-        db.transaction().execute(async (trx) => {
-          // The sessions are locked first, in a statement of their own. A writer's batch
-          // that extends one of them (a visitor's late event) holds its row until it
-          // commits: locking waits for it, and the deletes, each with a snapshot taken
-          // after, see the event it added. One statement would delete the events its own
-          // earlier snapshot saw and leave that event without its session. A batch that
-          // comes after waits on the lock, finds its session gone and is done again.
+  const workspaces = (await db.selectFrom('workspaces').select('id').execute()).map((w) => w.id);
+  const touched = new Set<string>();
+  let at = 0;
+  while (at < workspaces.length) {
+    const round = await againIfTransient(() =>
+      db.transaction().execute(async (trx) => {
+        // The sessions are locked first, in statements of their own. A writer's batch that
+        // extends one of them (a visitor's late event) holds its row until it commits:
+        // locking waits for it, and the deletes, each with a snapshot taken after, see the
+        // event it added. One statement would delete the events its own earlier snapshot
+        // saw and leave that event without its session. A batch that comes after waits on
+        // the lock, finds its session gone and is done again.
+        const locked: { workspace: string; id: string; started: Date; ended: Date }[] = [];
+        let next = at;
+        while (next < workspaces.length && locked.length < batch) {
+          const workspace = workspaces[next] as string;
+          const wanted = batch - locked.length;
           // started_at first: it is what the workspace's session index can range over.
-          const { rows: locked } = await sql<{ id: string }>`
-            SELECT id FROM sessions
-            WHERE workspace_id = ${id} AND started_at < ${cutoff}::timestamptz
+          const { rows } = await sql<{ id: string; started: Date; ended: Date }>`
+            SELECT id, started_at AS started, ended_at AS ended FROM sessions
+            WHERE workspace_id = ${workspace} AND started_at < ${cutoff}::timestamptz
               AND ended_at < ${cutoff}::timestamptz AND (${only})
-            ORDER BY started_at LIMIT ${batch}
+            ORDER BY started_at LIMIT ${wanted}
             -- Waits rather than skips: the webhook worker marks idle sessions for a moment,
             -- and a skipped session would outlive the limit by a day.
             FOR UPDATE`.execute(trx);
-          if (locked.length === 0) return [];
-          return (
-            await sql<Expired>`
-            WITH doomed AS (
-              SELECT ${id}::uuid AS workspace_id,
-                unnest(${locked.map((row) => row.id)}::uuid[]) AS id
-            ), events_gone AS (
-              DELETE FROM events e USING doomed d
-              WHERE e.workspace_id = ${id} AND e.session_id = d.id RETURNING 1
-            )${sessionDeliveriesGone(tables)}, sessions_gone AS (
-              DELETE FROM sessions s USING doomed d
-              WHERE s.workspace_id = ${id} AND s.id = d.id RETURNING 1
-            )
-            SELECT (SELECT count(*) FROM sessions_gone)::int AS sessions,
-                   (SELECT count(*) FROM events_gone)::int AS events,
-                   (SELECT n FROM deliveries_gone) AS deliveries`.execute(trx)
-          ).rows;
-        }),
-      );
-      const done = rows[0] ?? { sessions: 0, events: 0, deliveries: 0 };
-      addExpired(total, done);
-      if (done.sessions < batch) break;
-    }
-    // Its organisations lost sessions: the segment worker computes its segments again.
-    if (total.sessions > removedBefore) await markSegmentsStale(db, id);
+          for (const row of rows) locked.push({ workspace, ...row });
+          // A workspace that filled the batch may have more: the next batch starts there.
+          if (rows.length < wanted) next++;
+        }
+        if (locked.length === 0) return { next, done: undefined };
+        const column = <K extends keyof (typeof locked)[number]>(key: K) =>
+          locked.map((row) => row[key]);
+        const { rows } = await sql<Expired>`
+          WITH doomed AS (
+            SELECT * FROM unnest(${column('workspace')}::uuid[], ${column('id')}::uuid[],
+              ${column('started')}::timestamptz[], ${column('ended')}::timestamptz[])
+              AS d(workspace_id, id, started_at, ended_at)
+          ), events_gone AS (
+            -- Within each session's time, its events' months alone are read (withinSession),
+            -- not the index of every month for each session.
+            DELETE FROM events e USING doomed s
+            WHERE e.workspace_id = s.workspace_id AND e.session_id = s.id AND ${withinSession}
+            RETURNING 1
+          )${sessionDeliveriesGone(tables)}, sessions_gone AS (
+            DELETE FROM sessions s USING doomed d
+            WHERE s.workspace_id = d.workspace_id AND s.id = d.id
+              AND s.started_at = d.started_at
+            RETURNING 1
+          )
+          SELECT (SELECT count(*) FROM sessions_gone)::int AS sessions,
+                 (SELECT count(*) FROM events_gone)::int AS events,
+                 (SELECT n FROM deliveries_gone) AS deliveries`.execute(trx);
+        return { next, done: rows[0], workspaces: new Set(column('workspace')) };
+      }),
+    );
+    at = round.next;
+    if (round.done) addExpired(total, round.done);
+    for (const workspace of round.workspaces ?? []) touched.add(workspace);
   }
+  // Their organisations lost sessions: the segment worker computes their segments again.
+  for (const workspace of touched) await markSegmentsStale(db, workspace);
   return total;
 }
 
@@ -191,13 +210,13 @@ async function dropRetired(db: Kysely<Database>): Promise<void> {
  * delete triggers would, for a month at once (test/stats/writer-rollups.test.ts recounts
  * every rollup after it):
  * - the rollups by a session's first day or an event's day (sources, organisations, pages),
- *   their monthly sums and the visitors' days are partitioned by month too: their month went
- *   with the sessions' (detachMonth, which moved the visitor counts with the days:
- *   countsWithoutMonth), and is renamed and dropped with it;
+ *   their monthly sums, the visitors' days and the organisations' places by month are
+ *   partitioned by month too: their month went with the sessions' (detachMonth, which moved
+ *   the visitor counts with the days: countsWithoutMonth), and is renamed and dropped with it;
  * - the month's sessions that went on into the next month leave theirs through the triggers
  *   (their later events) and the visitor rollup's own function (their later days);
- * - organisation figures lose the month's ended sessions, and first and last seen are read
- *   again where a session of the month held them.
+ * - organisation figures lose the month's ended sessions (its places' sums), and first and
+ *   last seen are read again where a session of the month held them.
  */
 async function retireMonth(db: Kysely<Database>, month: Month, tables: string[]): Promise<Expired> {
   const sessions = sql.table(month.partitions.sessions);
@@ -214,10 +233,17 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     // figures' update above the thresholds of JIT with inlining and optimisation, which then
     // took 2.7 of its 4.4 s (January of the year bench, EXPLAIN ANALYZE with and without).
     await run(sql`SET LOCAL jit = off`);
-    const { rows: exists } = await sql<{ sessions: boolean; events: boolean; days: boolean }>`
+    const { rows: exists } = await sql<{
+      sessions: boolean;
+      events: boolean;
+      days: boolean;
+      places: boolean;
+    }>`
       SELECT to_regclass(${month.partitions.sessions}) IS NOT NULL AS sessions,
         to_regclass(${month.partitions.events}) IS NOT NULL AS events,
-        to_regclass(${month.partitions.stats_visitor_days}) IS NOT NULL AS days`.execute(trx);
+        to_regclass(${month.partitions.stats_visitor_days}) IS NOT NULL AS days,
+        to_regclass(${month.partitions.organisation_place_months}) IS NOT NULL AS places
+    `.execute(trx);
     if (!exists[0]?.sessions) return { sessions: 0, events: 0, deliveries: 0 };
     // The month's deliveries and outbox rows, found from the side that holds fewer: not
     // materialised, `doomed` is the partition itself, with its statistics and its key, not a
@@ -236,7 +262,9 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
 
     // Sessions that went on into the next month (found in one pass of the month, where each
     // of the two statements below scanned it): their events there, through the table (its
-    // triggers take them from the page rollup), and their days there.
+    // triggers take them from the page rollup), read within each session's time (266
+    // sessions probed the index of every later month, 0.8 s on the year-of-traffic bench),
+    // and their days there.
     await keep(
       'crossing',
       sql`
@@ -247,6 +275,7 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
       WITH gone AS (
         DELETE FROM events e USING crossing s
         WHERE e.ts >= ${end} AND e.workspace_id = s.workspace_id AND e.session_id = s.id
+          AND ${withinSession}
         RETURNING 1)
       SELECT count(*)::int AS n FROM gone`.execute(trx);
     await run(sql`
@@ -264,24 +293,24 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
     // visitors' days were partitioned counts its days again (below).
     await run(sql`LOCK TABLE sessions_default, events_default IN SHARE MODE`);
     const staying = sql`FROM sessions WHERE started_at < ${end} AND ended_at >= ${start}`;
-    // The month's organisations and their places, from one pass of its ended sessions.
-    await keep(
-      'retiring_places',
-      sql`
-        SELECT workspace_id, organisation_id, city, country, count(*)::int AS sessions,
-          sum(pageviews)::bigint AS pageviews,
-          sum(session_micros(started_at, ended_at))::bigint AS micros,
-          min(started_at) AS first_seen, max(ended_at) AS last_seen
-        FROM ${sessions} WHERE ended_notified AND organisation_id IS NOT NULL
-        GROUP BY 1, 2, 3, 4`,
-    );
+    // The month's organisations: summed from its places by month (migration 0050), whose
+    // partition went with the sessions' (and the places with it). A month detached before that
+    // migration has none: its ended sessions are grouped, in one pass.
     await keep(
       'retiring_organisations',
       sql`
         SELECT workspace_id, organisation_id, sum(sessions)::int AS sessions,
           sum(pageviews)::bigint AS pageviews, sum(micros)::bigint AS micros,
           min(first_seen) AS first_seen, max(last_seen) AS last_seen
-        FROM retiring_places GROUP BY 1, 2`,
+        FROM ${
+          exists[0]?.places
+            ? sql.table(month.partitions.organisation_place_months)
+            : sql`(SELECT workspace_id, organisation_id, 1 AS sessions, pageviews,
+                session_micros(started_at, ended_at) AS micros, started_at AS first_seen,
+                ended_at AS last_seen
+              FROM ${sessions} WHERE ended_notified AND organisation_id IS NOT NULL) s`
+        }
+        GROUP BY 1, 2`,
     );
     const inMonth = sql`day >= ${first} AND day < ${next}`;
 
@@ -307,31 +336,18 @@ async function retireMonth(db: Kysely<Database>, month: Month, tables: string[])
         HAVING count(*) > 0`);
     }
 
-    // Organisation figures and places, by the month's ended sessions. A row the month takes
-    // to nothing goes in one write; only the rest are updated, each once (most of a month's
-    // visitors came in it alone, and updating their rows first cost the job a second write of
-    // each). False when no row is left to update.
-    const deleteEmptied = async (table: string, by: string, keys: string[]) => {
-      const { rows } = await sql<{ left: boolean }>`
-        WITH deleted AS (
-          DELETE FROM ${sql.table(table)} t USING ${sql.table(by)} g
-          WHERE ${sameKeys(keys)} AND t.sessions = g.sessions RETURNING 1)
-        SELECT (SELECT count(*) FROM deleted) < (SELECT count(*) FROM ${sql.table(by)})
-          AS left`.execute(trx);
-      return rows[0]?.left ?? false;
-    };
-    const organisation = ['workspace_id', 'organisation_id'];
-    // Places are counted where a session has a city.
-    await run(sql`DELETE FROM retiring_places WHERE city = ''`);
-    const place = [...organisation, 'city', 'country'];
-    if (await deleteEmptied('organisation_locations', 'retiring_places', place)) {
-      await run(sql`
-        UPDATE organisation_locations t SET sessions = t.sessions - g.sessions
-        FROM retiring_places g WHERE ${sameKeys(place)}`);
-    }
-    if (await deleteEmptied('organisation_figures', 'retiring_organisations', organisation)) {
-      await updateFigures(trx, month);
-    }
+    // Organisation figures, by the month's ended sessions. A row the month takes to nothing
+    // goes in one write; only the rest are updated, each once (most of a month's visitors
+    // came in it alone, and updating their rows first cost the job a second write of each).
+    const { rows: emptied } = await sql<{ left: boolean }>`
+      WITH deleted AS (
+        DELETE FROM organisation_figures t USING retiring_organisations g
+        WHERE t.workspace_id = g.workspace_id AND t.organisation_id = g.organisation_id
+          AND t.sessions = g.sessions
+        RETURNING 1)
+      SELECT (SELECT count(*) FROM deleted) < (SELECT count(*) FROM retiring_organisations)
+        AS left`.execute(trx);
+    if (emptied[0]?.left) await updateFigures(trx, month);
 
     // Their organisations lost sessions: the segment worker computes their segments again.
     const { rows: touched } = await sql<{ workspace_id: string }>`
@@ -389,60 +405,41 @@ async function keepTable(
   await sql`ANALYZE ${sql.table(name)}`.execute(trx);
 }
 
-/** `t.key = g.key AND …` for the given columns. */
-function sameKeys(keys: string[]): RawBuilder<unknown> {
-  return sql.join(
-    keys.map((key) => sql`${sql.ref(`t.${key}`)} = ${sql.ref(`g.${key}`)}`),
-    sql` AND `,
-  );
-}
-
 /**
  * The organisation figures the retiring month leaves (`retiring_organisations`, its ended
  * sessions by organisation, less the rows it took to nothing), in one update: their sums, and
  * first and last seen read again where a session of the month held them.
  *
- * An organisation's first session now lies in the earliest month that holds one, or in the
- * default partition. Most organisations came back the next month: its first sessions, and
- * the default partition's, are read in one pass each, not by two index probes per
- * organisation (1.24 against 1.44 s for 99,000, most of it the update). The rest read the
- * later months one by one (COALESCE stops at the first that answers; through the parent, the
- * default partition keeps PostgreSQL from reading the months in order).
+ * They are read from the figures by month (migration 0050), whose month went with the
+ * sessions'. An organisation's first session now lies in the earliest month that holds one,
+ * or in the default partition. Most organisations came back the next month: that month's rows
+ * and the default partition's are read in one pass each (the next month's sessions were
+ * grouped for it before: 0.44 s of a month on the year-of-traffic bench). The rest, and last
+ * seen where the month held it, read their organisation's rows of the later months.
  */
 async function updateFigures(trx: Kysely<Database>, month: Month): Promise<void> {
-  const { next, end } = monthBounds(month);
-  const afterNext = sql`(${next} + interval '1 month')::timestamp AT TIME ZONE 'UTC'`;
+  const { next } = monthBounds(month);
   const firstIn = (rows: RawBuilder<unknown>) => sql`
-    SELECT workspace_id, organisation_id, min(started_at) AS first_seen ${rows}
-      AND ended_notified AND organisation_id IS NOT NULL GROUP BY 1, 2`;
+    SELECT workspace_id, organisation_id, min(first_seen) AS first_seen ${rows} GROUP BY 1, 2`;
   await keepTable(
     trx,
     'next_month_first',
-    firstIn(sql`FROM sessions WHERE started_at >= ${end} AND started_at < ${afterNext}`),
+    firstIn(sql`FROM organisation_place_months WHERE month = ${next}`),
   );
-  await keepTable(trx, 'default_first', firstIn(sql`FROM sessions_default WHERE true`));
-  const { rows: laterMonths } = await sql<{ name: string }>`
-    SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-    WHERE i.inhparent = 'sessions'::regclass AND c.relname ~ '^sessions_[0-9]{4}_[0-9]{2}$'
-      AND to_date(substr(c.relname, 10), 'YYYY_MM') > ${next}
-    ORDER BY c.relname`.execute(trx);
-  const earliestIn = (table: string) => sql`
-    (SELECT min(s.started_at) FROM ${sql.table(table)} s
-     WHERE s.workspace_id = f.workspace_id AND s.organisation_id = f.organisation_id
-       AND s.ended_notified)`;
-  const earliest = sql`least(d.first_seen,
-    coalesce(${sql.join([sql`n.first_seen`, ...laterMonths.map(({ name }) => earliestIn(name))])}))`;
+  await keepTable(trx, 'default_first', firstIn(sql`FROM organisation_place_months_default`));
+  const ofOrganisation = sql`FROM organisation_place_months m
+    WHERE m.workspace_id = f.workspace_id AND m.organisation_id = f.organisation_id`;
   await sql`
     UPDATE organisation_figures f SET
       sessions = f.sessions - g.sessions,
       pageviews = f.pageviews - g.pageviews,
       micros = f.micros - g.micros,
-      first_seen = CASE WHEN g.first_seen <= f.first_seen THEN ${earliest}
+      first_seen = CASE WHEN g.first_seen <= f.first_seen
+        THEN least(d.first_seen, coalesce(n.first_seen,
+          (SELECT min(m.first_seen) ${ofOrganisation} AND m.month > ${next})))
         ELSE f.first_seen END,
       last_seen = CASE WHEN g.last_seen >= f.last_seen
-        THEN (SELECT max(s.ended_at) FROM sessions s
-              WHERE s.workspace_id = f.workspace_id AND s.organisation_id = f.organisation_id
-                AND s.ended_notified)
+        THEN (SELECT max(m.last_seen) ${ofOrganisation})
         ELSE f.last_seen END
     FROM retiring_organisations g
     LEFT JOIN next_month_first n

@@ -33,7 +33,8 @@ export function organisationTotals(
  * Its unique visitors and places ("City|CC", sorted), over the same sessions, as columns
  * `visitors` and `locations` for a query whose `t.organisation_id` names the organisation.
  * Visitors are counted from its sessions, ended or not, read from the index by organisation
- * alone (migration 0042).
+ * alone (migration 0042); places from its ended sessions' places by month (0050) and its
+ * sessions not ended yet.
  */
 export function visitorsAndPlaces(workspaceId: string): RawBuilder<unknown> {
   const live = sql`sessions s WHERE s.workspace_id = ${workspaceId}
@@ -42,8 +43,9 @@ export function visitorsAndPlaces(workspaceId: string): RawBuilder<unknown> {
     (SELECT count(DISTINCT s.visitor_id) FROM sessions s
      WHERE s.workspace_id = ${workspaceId} AND s.organisation_id = t.organisation_id) AS visitors,
     (SELECT array_agg(DISTINCT place ORDER BY place) FROM (
-       SELECT l.city || '|' || l.country AS place FROM organisation_locations l
+       SELECT l.city || '|' || l.country AS place FROM organisation_place_months l
        WHERE l.workspace_id = ${workspaceId} AND l.organisation_id = t.organisation_id
+         AND l.city <> ''
        UNION ALL
        SELECT s.city || '|' || s.country FROM ${live} AND s.city <> '') places) AS locations`;
 }

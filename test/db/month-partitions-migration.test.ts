@@ -72,7 +72,9 @@ it('keeps every event, session and rollup, each row in its month, and the trigge
   expect(before.stats_page_days?.length).toBeGreaterThan(0);
   expect(before.organisation_figures?.length).toBe(1);
 
-  expect(await migrate(k)).toContain('0034_month_partitions');
+  // Up to the migration before 0050, which moves the places into the figures by month
+  // (test/db/place-months-migration.test.ts).
+  expect(await migrate(k, '0049_sessions_due_to_end')).toContain('0034_month_partitions');
 
   expect(await contents(['sessions', 'events', ...ROLLUPS])).toEqual(before);
   const month = (at: Date) =>

@@ -21,11 +21,16 @@ export const ROLLUPS: Record<string, { kept: string; counted: string }> = {
         sum(session_micros(started_at, ended_at))::bigint, min(started_at), max(ended_at)
       ${ended} GROUP BY 1, 2`,
   },
-  organisation_locations: {
-    kept: `SELECT workspace_id, organisation_id, city, country, sessions::bigint
-      FROM organisation_locations WHERE ${LIVE}`,
-    counted: `SELECT workspace_id, organisation_id, city, country, count(*)::bigint
-      ${ended} AND city <> '' GROUP BY 1, 2, 3, 4`,
+  // And by the month the sessions started in and their place (migration 0050).
+  organisation_place_months: {
+    kept: `SELECT workspace_id, organisation_id, month, city, country, sessions::bigint,
+        pageviews::bigint, micros::bigint, first_seen, last_seen
+      FROM organisation_place_months WHERE ${LIVE}`,
+    counted: `SELECT workspace_id, organisation_id,
+        date_trunc('month', started_at AT TIME ZONE 'UTC')::date, city, country, count(*)::bigint,
+        sum(pageviews)::bigint, sum(session_micros(started_at, ended_at))::bigint,
+        min(started_at), max(ended_at)
+      ${ended} GROUP BY 1, 2, 3, 4, 5`,
   },
   stats_organisation_sources: {
     kept: `SELECT workspace_id, organisation_id, day, source, sessions::bigint, pageviews::bigint

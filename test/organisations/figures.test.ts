@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
+import { PARTITIONED } from '../../src/db/partitions.js';
 import { findOrganisationPage } from '../../src/organisations/list.js';
 import { hms, loadOrganisations } from '../../src/organisations/read.js';
 import { deleteExpired } from '../../src/privacy/retention.js';
@@ -194,18 +195,22 @@ it('takes a deleted organisation out, and lets its sessions count for none', asy
   );
   const { rows } = await sql<{ n: number }>`
     SELECT (SELECT count(*) FROM organisation_figures WHERE organisation_id = ${gone})
-      + (SELECT count(*) FROM organisation_locations WHERE organisation_id = ${gone}) AS n`.execute(
+      + (SELECT count(*) FROM organisation_place_months WHERE organisation_id = ${gone}) AS n`.execute(
     database().db,
   );
   expect(Number(rows[0]?.n)).toBe(0);
   expect((await shown())[kept]).toEqual(before[kept]);
 });
 
+/** Partitions of every table partitioned by month, as the partitions job makes them. */
+const monthsOfEveryTable = (first: string, last: string) =>
+  sql`SELECT create_month_partitions(t, ${first}::date, ${last}::date)
+    FROM unnest(${PARTITIONED}::text[]) t`.execute(database().db);
+
 it('reads first and last seen again when retention drops the month that held them', async () => {
   const { db } = database();
   const [, early, late, gone] = organisations as [string, string, string, string];
-  await sql`SELECT create_month_partitions(t, '2026-01-01', '2026-03-01')
-    FROM unnest(ARRAY['sessions', 'events']) t`.execute(db);
+  await monthsOfEveryTable('2026-01-01', '2026-03-01');
   const at = (day: string, hour: number) =>
     new Date(`${day}T${String(hour).padStart(2, '0')}:00:00Z`);
   const session = (organisation: string, start: Date, ended: boolean) =>
@@ -257,8 +262,7 @@ it('reads first and last seen again when retention drops the month that held the
 it('reads first seen again from the next session, however far off, when the one holding it goes', async () => {
   const { db } = database();
   // May and June have partitions; September has none (the default partition holds it).
-  await sql`SELECT create_month_partitions(t, '2026-05-01', '2026-06-01')
-    FROM unnest(ARRAY['sessions', 'events']) t`.execute(db);
+  await monthsOfEveryTable('2026-05-01', '2026-06-01');
   const apart = randomUUID();
   await sql`INSERT INTO organisations (workspace_id, id, domain)
     VALUES (${ws}, ${apart}, 'apart.example')`.execute(db);
