@@ -63,8 +63,7 @@ const ADD = `INSERT INTO organisation_place_months AS t (${KEY}, sessions, pagev
         last_seen = greatest(t.last_seen, excluded.last_seen);`;
 
 /** The places' clean-up: the month rows' instead, where their sessions went. */
-const PLACES_EMPTIED =
-  /DELETE FROM organisation_locations t[\s\S]*?AND t\.sessions <= 0\) x\)\);/g;
+const PLACES_EMPTIED = /DELETE FROM organisation_locations t[\s\S]*?AND t\.sessions <= 0\) x\)\);/g;
 const EMPTIED = `DELETE FROM organisation_place_months t
         WHERE (t.tableoid, t.ctid) IN (
           SELECT x.tableoid, x.ctid
