@@ -49,7 +49,6 @@ import * as figuresFillfactor from './migrations/0047_figures_fillfactor.js';
 import * as parallelSafeFunctions from './migrations/0048_parallel_safe_functions.js';
 import * as sessionsDueToEnd from './migrations/0049_sessions_due_to_end.js';
 import * as organisationPlaceMonths from './migrations/0050_organisation_place_months.js';
-import * as queuesKeepTheirPages from './migrations/0051_queues_keep_their_pages.js';
 import { ensureMonthPartitions, hasMonthPartitions } from './partitions.js';
 import type { Database } from './schema.js';
 
@@ -105,7 +104,6 @@ const migrations: Record<string, Migration> = {
   '0048_parallel_safe_functions': parallelSafeFunctions,
   '0049_sessions_due_to_end': sessionsDueToEnd,
   '0050_organisation_place_months': organisationPlaceMonths,
-  '0051_queues_keep_their_pages': queuesKeepTheirPages,
 };
 
 /**

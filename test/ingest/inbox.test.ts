@@ -223,43 +223,6 @@ describe('the inbox', () => {
     expect(after.dead).toBeLessThan(INBOX_VACUUM.dead);
   });
 
-  it('is vacuumed beside an append under way, and keeps its emptied pages for the next ones', async () => {
-    const on = await script();
-    await inboxSink(one.db, ingestMetrics()).add(
-      Array.from({ length: INBOX_VACUUM.dead }, (_, i) =>
-        record(on, randomUUID(), `https://shop.example/beside/${i}`),
-      ),
-    );
-    await worker(ingestMetrics(), 2_000).drainOnce();
-    const pages = async () => {
-      const { rows } = await sql<{ pages: string }>`
-        SELECT pg_relation_size('ingest_inbox') / current_setting('block_size')::int8 AS pages`.execute(
-        one.db,
-      );
-      return Number(rows[0]?.pages);
-    };
-    const before = await pages();
-    // An append holds the inbox's row-exclusive lock until it commits. A vacuum that gives the
-    // empty end of the table back waits for the exclusive lock, up to five seconds, and then
-    // holds up the appends; this one leaves the pages where they are.
-    const appending = connect(database.url, 1);
-    try {
-      await appending.db.connection().execute(async (connection) => {
-        await sql`BEGIN`.execute(connection);
-        await sql`LOCK TABLE ingest_inbox IN ROW EXCLUSIVE MODE`.execute(connection);
-        const started = performance.now();
-        await sql`VACUUM ingest_inbox`.execute(one.db);
-        const took = performance.now() - started;
-        await sql`COMMIT`.execute(connection);
-        expect(took).toBeLessThan(2_000);
-      });
-    } finally {
-      await appending.close();
-    }
-    expect(await pages()).toBe(before);
-    expect(before).toBeGreaterThan(10);
-  });
-
   it('forgets a person’s requests still waiting or kept aside, and the worker stores only the others', async () => {
     const metrics = ingestMetrics();
     const sink = inboxSink(one.db, metrics);
