@@ -2,7 +2,9 @@
 // Builds the server (tsc → dist/) and the dashboard (Vite → dist/web/), and records a
 // fingerprint of everything the build reads. With --if-stale (what `npm start` runs) it
 // builds only when that fingerprint changed: a restart on an unchanged checkout serves at
-// once instead of spending a minute compiling the same code again.
+// once instead of spending a minute compiling the same code again. With --check it builds
+// nothing and says by its exit code whether dist/ is current (the tests' processes run it
+// when it is).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -38,9 +40,10 @@ function fingerprint() {
 }
 
 const current = fingerprint();
-if (process.argv.includes('--if-stale') && existsSync(stamp)) {
-  if (readFileSync(stamp, 'utf8').trim() === current) process.exit(0);
-}
+const fresh = existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === current;
+// --check only answers: exit 0 when dist/ is the build of the checkout as it is, 1 when not.
+if (process.argv.includes('--check')) process.exit(fresh ? 0 : 1);
+if (process.argv.includes('--if-stale') && fresh) process.exit(0);
 
 const run = (command, args) =>
   execFileSync(path.join(root, 'node_modules', '.bin', command), args, {

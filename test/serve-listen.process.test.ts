@@ -6,7 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './helpers/app.js';
-import { finished, freePort, killStragglers, runFootfall } from './helpers/process.js';
+import {
+  finished,
+  footfallCommand,
+  freePort,
+  killStragglers,
+  runFootfall,
+} from './helpers/process.js';
 
 // `footfall serve` when it cannot have its port: what the operator reads, and what is left.
 let dataDir: string;
@@ -63,7 +69,7 @@ describe('footfall serve on a port it cannot have', () => {
       await chmod(home, 0o777);
       try {
         // An ordinary user's account (nobody), as a non-root operator runs Footfall.
-        const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+        const child = spawn(process.execPath, footfallCommand(['serve']), {
           cwd: path.resolve(import.meta.dirname, '..'),
           uid: 65534,
           gid: 65534,

@@ -5,7 +5,7 @@ import { createUser } from '../../src/auth/users.js';
 import { cookieClient, cookiesOf, PASSWORD, signIn } from '../accounts/helpers.js';
 import { client, expectFieldError, startTestApp, type TestApp } from '../helpers/app.js';
 import { databaseText } from '../helpers/dump.js';
-import { type Finished, finished } from '../helpers/process.js';
+import { type Finished, finished, footfallCommand } from '../helpers/process.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -26,10 +26,10 @@ afterAll(async () => {
   await t.close();
 });
 
-/** `footfall <args>` from source, as an operator's shell runs it, with `stdin` piped in. */
+/** `footfall <args>`, as an operator's shell runs it, with `stdin` piped in. */
 function footfall(args: string[], stdin = ''): Promise<Finished> {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+  const child = spawn(process.execPath, footfallCommand(args), {
     cwd: ROOT,
     env: { ...inherited, LOG_LEVEL: 'warn', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,9 +13,23 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 
 const started = new Set<ChildProcess>();
 
-/** Starts the real CLI (`footfall ...`) from source. */
+let built: boolean | undefined;
+/**
+ * How to run the CLI: the build in dist/, as `npm start` runs it, when it is the build of
+ * the checkout as it is (`scripts/build.js --check`; CI builds before testing), else the
+ * sources through tsx, which costs each start about a second more of CPU.
+ */
+export function footfallCommand(args: string[]): string[] {
+  if (built === undefined) {
+    const check = spawnSync(process.execPath, ['scripts/build.js', '--check'], { cwd: ROOT });
+    built = check.status === 0;
+  }
+  return built ? ['dist/main.js', ...args] : ['--import', 'tsx', 'src/main.ts', ...args];
+}
+
+/** Starts the real CLI (`footfall ...`). */
 export function spawnFootfall(args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+  const child = spawn(process.execPath, footfallCommand(args), {
     cwd: ROOT,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

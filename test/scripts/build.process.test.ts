@@ -59,6 +59,21 @@ describe('the build before npm start', () => {
     expect(await start()).toEqual([]);
   });
 
+  it('--check says whether the build is current, and builds nothing', async () => {
+    const check = () =>
+      run(process.execPath, [path.join(dir, 'scripts/build.js'), '--check']).then(
+        () => 'current',
+        () => 'stale',
+      );
+    expect(await start()).toEqual([]);
+    expect(await check()).toBe('current');
+    await writeFile(path.join(dir, 'src/checked.ts'), 'export {};\n');
+    expect(await check()).toBe('stale');
+    expect(await readFile(path.join(dir, 'ran'), 'utf8').catch(() => '')).toBe('');
+    expect(await start()).toEqual(['tsc', 'vite']);
+    expect(await check()).toBe('current');
+  });
+
   it('builds again after a build that failed half-way', async () => {
     await writeFile(path.join(dir, 'src/main.ts'), 'export const a = 2;\n');
     await writeFile(path.join(dir, 'fail'), '');
