@@ -113,10 +113,14 @@ export async function startTestApp(
       return { id: operator.id, token: issued.token };
     },
     async close() {
-      await app.close();
-      await database.close();
-      await drop();
-      await rm(dataDir, { recursive: true, force: true });
+      // The database goes even when closing fails (a test that ended the pool itself).
+      try {
+        await app.close();
+        await database.close();
+      } finally {
+        await drop();
+        await rm(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }
